@@ -1,0 +1,250 @@
+//! The one error type of the library: a stable code, a message, and the JSON Pointer of the
+//! offending value. Server-side errors also carry their JSON-RPC error code.
+
+use serde_json::{json, Value};
+use std::fmt;
+
+macro_rules! error_codes {
+    ($( $(#[$doc:meta])* $variant:ident = $text:literal, )*) => {
+        /// Stable error codes, identical in Rust, JavaScript and Python.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorCode {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order (the bindings' type tests compare against this).
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The kebab-case wire form of the code.
+            pub fn as_str(self) -> &'static str {
+                match self { $( ErrorCode::$variant => $text, )* }
+            }
+
+            /// Parses the kebab-case form.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $( $text => Some(ErrorCode::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// Input of the wrong JSON shape (SEC-1).
+    Malformed = "malformed",
+    /// Input over a size, depth or count limit (SEC-1).
+    LimitExceeded = "limit-exceeded",
+    /// Not a `YYYY-MM-DD` calendar date (VER-1).
+    InvalidProtocolVersion = "invalid-protocol-version",
+    /// A well-formed date that is not a supported revision (VER-1).
+    UnsupportedProtocolVersion = "unsupported-protocol-version",
+    /// Not a core audience and not a well-formed, registered extension identifier (AUD-1, AUD-3).
+    InvalidAudience = "invalid-audience",
+    /// An audience/format pair that is not allowed (FMT-2, APP-1).
+    InvalidCombination = "invalid-combination",
+    /// An audience/format pair declared twice (DECL-1).
+    DuplicateVariant = "duplicate-variant",
+    /// No `assistant/content` variant (DECL-2, PLAN-7).
+    MissingAssistantContent = "missing-assistant-content",
+    /// A declared schema that is not a valid JSON Schema (DECL-4).
+    InvalidSchema = "invalid-schema",
+    /// A schema `$ref` that points outside the schema (SEC-3).
+    ExternalRef = "external-ref",
+    /// An extension audience used without negotiation (DECL-5, SEL-4, SEL-9).
+    UnnegotiatedExtension = "unnegotiated-extension",
+    /// A Tool without `outputVariants` under 2026-12-01 (VER-2, PLAN-14).
+    MissingOutputVariants = "missing-output-variants",
+    /// `requestedOutputs` under an earlier protocol version (SEL-2, PLAN-12).
+    RequestedOutputsOnLegacyVersion = "requested-outputs-on-legacy-version",
+    /// A selector twice in `requestedOutputs` (SEL-5).
+    DuplicateSelector = "duplicate-selector",
+    /// `requestedOutputs: []` (SEL-8).
+    EmptySelection = "empty-selection",
+    /// A selector the tool did not declare (SEL-3, SEL-9, PLAN-10).
+    UndeclaredVariant = "undeclared-variant",
+    /// A requested selector without its output (RES-1, LEG-7).
+    MissingOutput = "missing-output",
+    /// An output nobody requested (RES-2, PLAN-15).
+    UnrequestedOutput = "unrequested-output",
+    /// An output whose payload field does not match its format (RES-3).
+    OutputShapeMismatch = "output-shape-mismatch",
+    /// A structured output that fails its own variant's schema (RES-4, PLAN-11).
+    SchemaViolation = "schema-violation",
+    /// A successful assistant/content output with no block (DECL-3).
+    EmptyAssistantContent = "empty-assistant-content",
+    /// `isError: true` with no output (ERR-4).
+    EmptyErrorOutputs = "empty-error-outputs",
+    /// A structured variant without a schema, when the plan requires schemas (DECL-7).
+    MissingSchema = "missing-schema",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// JSON-RPC error codes used on the wire.
+pub mod jsonrpc {
+    /// Invalid params: every request-side error (version format, selection).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Internal error: the server's own fault (its declaration or its produced outputs).
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// MCP: the requested protocol version is not supported.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
+/// Where an error comes from, which decides its JSON-RPC code on a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A server answering a request: errors become JSON-RPC errors.
+    Server,
+    /// A client checking what it received: errors are local.
+    Client,
+}
+
+/// A failed operation. Boxed, so that `Result`s stay one pointer wide on the happy path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error(Box<ErrorInner>);
+
+#[derive(Clone, Debug, PartialEq)]
+struct ErrorInner {
+    code: ErrorCode,
+    message: String,
+    path: String,
+    jsonrpc: Option<i64>,
+    data: Option<Value>,
+}
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new error with a message and the JSON Pointer of the offending value.
+    pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error(Box::new(ErrorInner {
+            code,
+            message: message.into(),
+            path: path.into(),
+            jsonrpc: None,
+            data: None,
+        }))
+    }
+
+    pub(crate) fn malformed(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Malformed, path, message)
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.0.code
+    }
+
+    /// A human-readable message that names the offending value.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// JSON Pointer of the offending value, relative to the argument the operation was given
+    /// (the tool, the request `params`, the result, or the produced outputs).
+    pub fn path(&self) -> &str {
+        &self.0.path
+    }
+
+    /// The JSON-RPC error code when the error is one a server returns on the wire.
+    pub fn jsonrpc_code(&self) -> Option<i64> {
+        self.0.jsonrpc
+    }
+
+    /// Extra JSON-RPC `data` (e.g. `{supported, requested}` for an unsupported version).
+    pub fn data(&self) -> Option<&Value> {
+        self.0.data.as_ref()
+    }
+
+    pub(crate) fn with_data(mut self, data: Value) -> Self {
+        self.0.data = Some(data);
+        self
+    }
+
+    /// Prefixes the path, for errors raised on a nested value.
+    pub(crate) fn under(mut self, prefix: &str) -> Self {
+        self.0.path = format!("{prefix}{}", self.0.path);
+        self
+    }
+
+    /// Marks the error as one a server sends, with the JSON-RPC code `code`
+    /// (the version errors keep their own codes).
+    pub(crate) fn on_wire(mut self, code: i64) -> Self {
+        self.0.jsonrpc = Some(match self.0.code {
+            ErrorCode::UnsupportedProtocolVersion => jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+            ErrorCode::InvalidProtocolVersion => jsonrpc::INVALID_PARAMS,
+            _ => code,
+        });
+        self
+    }
+
+    /// The JSON-RPC error object (`{code, message, data}`) for a server-side error; `None` for
+    /// a client-side one. `data` always holds the stable `mcpOutputsCode` and the `path`.
+    pub fn to_jsonrpc_error(&self) -> Option<Value> {
+        let code = self.0.jsonrpc?;
+        let mut data = match &self.0.data {
+            Some(Value::Object(map)) => map.clone(),
+            _ => serde_json::Map::new(),
+        };
+        data.insert("mcpOutputsCode".into(), Value::from(self.0.code.as_str()));
+        if !self.0.path.is_empty() {
+            data.insert("path".into(), Value::from(self.0.path.clone()));
+        }
+        Some(json!({ "code": code, "message": self.0.message, "data": data }))
+    }
+
+    /// `{code, message, path}` plus `jsonrpc` when present: the error shape of every binding.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({
+            "code": self.0.code.as_str(),
+            "message": self.0.message,
+            "path": self.0.path,
+        });
+        if let (Some(rpc), Value::Object(map)) = (self.to_jsonrpc_error(), &mut out) {
+            map.insert("jsonrpc".into(), rpc);
+        }
+        out
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.path.is_empty() {
+            write!(f, "{}: {}", self.0.code, self.0.message)
+        } else {
+            write!(
+                f,
+                "{}: {} (at {})",
+                self.0.code, self.0.message, self.0.path
+            )
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Appends one JSON Pointer token, escaping `~` and `/` (RFC 6901).
+pub(crate) fn pointer_push(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for ch in token.chars() {
+        match ch {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Appends an array index to a JSON Pointer.
+pub(crate) fn pointer_index(base: &str, index: usize) -> String {
+    format!("{base}/{index}")
+}

@@ -1,0 +1,220 @@
+//! Projection of a 2026-12-01 tool to the legacy shapes of earlier revisions
+//! (LEG-1..7, APP-7): which structured variant, if any, becomes `outputSchema` /
+//! `structuredContent`, how each revision carries it, and the text mirror.
+
+use crate::audience::{Audience, Format, Selector};
+use crate::connection::Connection;
+use crate::declaration::{Declaration, Variant};
+use crate::error::{pointer_push, Error, Result};
+use crate::jsontext;
+use crate::schema::{wrap_schema, CompiledSchema};
+use crate::version::LegacyStructured;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// Per-tool legacy options (`legacy` in the corpus): the tool's established legacy schema,
+/// an explicit choice of source variant, and whether object values are mirrored.
+#[derive(Clone, Debug, Default)]
+pub struct LegacyOptions {
+    /// An established `outputSchema` to keep advertising to old clients (LEG-3).
+    pub output_schema: Option<Arc<CompiledSchema>>,
+    /// The structured variant that feeds legacy `structuredContent` (LEG-3).
+    pub structured_from: Option<Selector>,
+    /// `false` turns the text mirror off for object values (LEG-4).
+    pub mirror: bool,
+}
+
+impl LegacyOptions {
+    /// Reads `{ "outputSchema"?, "structuredFrom"?, "mirror"? }`; `structuredFrom` must name a
+    /// declared structured variant as `"<audience>/structured"`.
+    pub fn from_json(value: Option<&Value>, declaration: &Declaration) -> Result<Self> {
+        let mut options = LegacyOptions {
+            mirror: true,
+            ..LegacyOptions::default()
+        };
+        let Some(value) = value else {
+            return Ok(options);
+        };
+        let obj = value
+            .as_object()
+            .ok_or_else(|| Error::malformed("", "legacy options must be an object"))?;
+        if let Some(schema) = obj.get("outputSchema") {
+            options.output_schema =
+                Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?));
+        }
+        match obj.get("structuredFrom") {
+            None => {}
+            Some(Value::String(text)) => {
+                let selector = text
+                    .strip_suffix("/structured")
+                    .and_then(|audience| Audience::parse(audience).ok())
+                    .map(|audience| Selector::new(audience, Format::Structured))
+                    .filter(|selector| declaration.get(selector).is_some())
+                    .ok_or_else(|| {
+                        Error::malformed(
+                            "/structuredFrom",
+                            format!("structuredFrom {text:?} does not name a declared structured variant"),
+                        )
+                    })?;
+                options.structured_from = Some(selector);
+            }
+            Some(_) => {
+                return Err(Error::malformed(
+                    "/structuredFrom",
+                    "structuredFrom must be a string",
+                ))
+            }
+        }
+        match obj.get("mirror") {
+            None => {}
+            Some(Value::Bool(b)) => options.mirror = *b,
+            Some(_) => return Err(Error::malformed("/mirror", "mirror must be a boolean")),
+        }
+        Ok(options)
+    }
+}
+
+/// The legacy structured projection of one tool on one connection.
+#[derive(Debug)]
+pub(crate) struct Projection<'t> {
+    /// The variant whose output becomes `structuredContent`.
+    pub source: Option<&'t Variant>,
+    /// The schema advertised as `outputSchema` (before any wrap), and used to validate the
+    /// value sent.
+    pub schema: Option<&'t CompiledSchema>,
+    /// Whether the source may be mirrored into text: never for an extension source (View
+    /// data must not reach model context, LEG-4).
+    pub mirrorable: bool,
+    /// How the revision carries it.
+    pub carriage: LegacyStructured,
+}
+
+impl<'t> Projection<'t> {
+    /// Picks the source in the contract's order: `structuredFrom`; `assistant/structured`;
+    /// a negotiated extension's structured variant when the extension defines a legacy
+    /// projection (Apps, APP-7); else none. An extension source is used only when its schema
+    /// is object-rooted, since a non-object View value would need a text mirror.
+    pub fn new(
+        declaration: &'t Declaration,
+        options: &'t LegacyOptions,
+        conn: &Connection,
+    ) -> Self {
+        let carriage = conn.version().legacy_structured();
+        let usable = |variant: &&'t Variant| match &variant.selector.audience {
+            Audience::Extension(id) => conn
+                .negotiated_extension(id)
+                .is_some_and(|d| d.legacy_projection),
+            _ => true,
+        };
+        let explicit = options
+            .structured_from
+            .as_ref()
+            .and_then(|s| declaration.get(s))
+            .filter(usable);
+        let source = explicit
+            .or_else(|| declaration.get(&Selector::new(Audience::Assistant, Format::Structured)))
+            .or_else(|| {
+                declaration
+                    .variants()
+                    .iter()
+                    .filter(|v| {
+                        v.selector.format == Format::Structured
+                            && v.selector.audience.extension().is_some()
+                    })
+                    .find(usable)
+            });
+        let (source, mirrorable) = match source {
+            Some(variant) if variant.selector.audience.extension().is_some() => {
+                let object_rooted = variant
+                    .schema
+                    .as_ref()
+                    .is_some_and(|s| s.is_object_rooted());
+                (object_rooted.then_some(variant), false)
+            }
+            other => (other, true),
+        };
+        let schema = options
+            .output_schema
+            .as_deref()
+            .or_else(|| source.and_then(|v| v.schema.as_deref()));
+        Projection {
+            source,
+            schema,
+            mirrorable,
+            carriage,
+        }
+    }
+
+    /// The `outputSchema` advertised in tools/list, if any.
+    pub fn output_schema(&self) -> Option<Value> {
+        let schema = self.schema?;
+        match self.carriage {
+            LegacyStructured::None => None,
+            LegacyStructured::Any => Some(schema.source().clone()),
+            LegacyStructured::ObjectOnly if schema.is_object_rooted() => {
+                Some(schema.source().clone())
+            }
+            LegacyStructured::ObjectOnly => Some(wrap_schema(schema.source())),
+        }
+    }
+
+    /// Builds the legacy `structuredContent` for a produced value (already validated), and the
+    /// mirror text block to append to `content`, if any.
+    pub fn structured(
+        &self,
+        value: &Value,
+        mirror_objects: bool,
+    ) -> Option<(Value, Option<Value>)> {
+        let sent = match self.carriage {
+            LegacyStructured::None => return None,
+            LegacyStructured::Any => value.clone(),
+            LegacyStructured::ObjectOnly => {
+                let wrap = match self.schema {
+                    Some(schema) => !schema.is_object_rooted(),
+                    None => !value.is_object(),
+                };
+                if wrap {
+                    let mut map = Map::new();
+                    map.insert("result".into(), value.clone());
+                    Value::Object(map)
+                } else {
+                    value.clone()
+                }
+            }
+        };
+        let mirror = (self.mirrorable && (mirror_objects || !sent.is_object())).then(|| {
+            let mut block = Map::new();
+            block.insert("type".into(), Value::from("text"));
+            block.insert("text".into(), Value::from(jsontext::stringify(&sent)));
+            Value::Object(block)
+        });
+        Some((sent, mirror))
+    }
+}
+
+/// The Tool object sent in tools/list under a legacy revision: `outputVariants` removed,
+/// `outputSchema` added when a projection exists, every other field unchanged (LEG-1).
+pub(crate) fn legacy_tool(tool: &Map<String, Value>, projection: &Projection<'_>) -> Value {
+    let mut out = tool.clone();
+    out.remove("outputVariants");
+    if let Some(schema) = projection.output_schema() {
+        out.insert("outputSchema".into(), schema);
+    }
+    Value::Object(out)
+}
+
+/// The produced payload of the source variant, validated against the advertised schema.
+pub(crate) fn validate_source(
+    projection: &Projection<'_>,
+    value: &Value,
+    path: &str,
+) -> Result<()> {
+    match projection.schema {
+        Some(schema) => schema.validate(
+            value,
+            &pointer_push(path, "structuredContent"),
+            "legacy structuredContent",
+        ),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,254 @@
+//! Caps on every input (SEC-1). Server output is untrusted: each entry point checks its
+//! arguments against these limits before doing any work, so no input can exhaust the stack,
+//! allocate without bound or run for long.
+
+use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
+use serde_json::Value;
+
+/// Limits applied to every input. The defaults are documented in the reference chapter and
+/// are generous for real tools; all are configurable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum JSON nesting depth, counting each array or object level with the outermost
+    /// value at depth 1. Default 128.
+    pub max_depth: usize,
+    /// Maximum size of one input in bytes: the text length for JSON text, an estimate of the
+    /// serialised size for values. Default 16 MiB.
+    pub max_bytes: usize,
+    /// Maximum length of any one array. Default 100,000.
+    pub max_array_len: usize,
+    /// Maximum number of members of any one object. Default 100,000.
+    pub max_object_len: usize,
+    /// Maximum number of `outputVariants` in one declaration, selectors in one request and
+    /// outputs in one result. Default 64.
+    pub max_variants: usize,
+    /// Maximum number of tools in one tools/list. Default 10,000.
+    pub max_tools: usize,
+    /// Maximum number of registered extension audiences. Default 64.
+    pub max_extensions: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 128,
+            max_bytes: 16 * 1024 * 1024,
+            max_array_len: 100_000,
+            max_object_len: 100_000,
+            max_variants: 64,
+            max_tools: 10_000,
+            max_extensions: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// Checks a value already in memory against the depth, length and size caps.
+    /// The walk recurses at most `max_depth + 1` levels, so it cannot overflow the stack on a
+    /// value it rejects. `path` is the JSON Pointer of `value`, used in error messages.
+    pub fn check_value(&self, value: &Value, path: &str) -> Result<()> {
+        let mut budget = self.max_bytes;
+        let mut trail = Vec::new();
+        self.walk(value, 1, &mut budget, &mut trail)
+            .map_err(|(code, message)| Error::new(code, render(path, &trail), message))
+    }
+
+    // Segments of the current path are kept as borrowed pieces and rendered only on error:
+    // building a String per node would dominate the walk on large payloads.
+    fn walk<'v>(
+        &self,
+        value: &'v Value,
+        depth: usize,
+        budget: &mut usize,
+        trail: &mut Vec<Segment<'v>>,
+    ) -> Result<(), (ErrorCode, String)> {
+        // Scalars cost a small fixed amount, strings their length: the estimate only needs to
+        // grow with the real serialised size, not to equal it.
+        let cost = match value {
+            Value::String(s) => s.len() + 2,
+            Value::Array(a) => a.len() + 2,
+            Value::Object(o) => o.len() * 4 + 2,
+            _ => 8,
+        };
+        self.spend(budget, cost)?;
+        match value {
+            Value::Array(items) => {
+                self.enter(depth)?;
+                if items.len() > self.max_array_len {
+                    return Err((
+                        ErrorCode::LimitExceeded,
+                        format!(
+                            "array of {} items exceeds the limit of {}",
+                            items.len(),
+                            self.max_array_len
+                        ),
+                    ));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
+                        trail.push(Segment::Index(i));
+                        self.walk(item, depth + 1, budget, trail)?;
+                        trail.pop();
+                    } else {
+                        self.spend(budget, 8)?;
+                    }
+                }
+            }
+            Value::Object(members) => {
+                self.enter(depth)?;
+                if members.len() > self.max_object_len {
+                    return Err((
+                        ErrorCode::LimitExceeded,
+                        format!(
+                            "object of {} members exceeds the limit of {}",
+                            members.len(),
+                            self.max_object_len
+                        ),
+                    ));
+                }
+                for (key, item) in members {
+                    self.spend(budget, key.len())?;
+                    if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
+                        trail.push(Segment::Key(key));
+                        self.walk(item, depth + 1, budget, trail)?;
+                        trail.pop();
+                    } else {
+                        self.spend(budget, 8)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn spend(&self, budget: &mut usize, cost: usize) -> Result<(), (ErrorCode, String)> {
+        *budget = budget.checked_sub(cost).ok_or_else(|| {
+            (
+                ErrorCode::LimitExceeded,
+                format!("input larger than {} bytes", self.max_bytes),
+            )
+        })?;
+        Ok(())
+    }
+
+    fn enter(&self, depth: usize) -> Result<(), (ErrorCode, String)> {
+        if depth > self.max_depth {
+            return Err((
+                ErrorCode::LimitExceeded,
+                format!("nesting deeper than {} levels", self.max_depth),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Parses JSON text after checking its size and nesting depth, so that neither a huge
+    /// document nor a deeply nested one reaches the parser.
+    pub fn parse_text(&self, text: &str, what: &str) -> Result<Value> {
+        if text.len() > self.max_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                "",
+                format!(
+                    "{what}: {} bytes exceeds the limit of {}",
+                    text.len(),
+                    self.max_bytes
+                ),
+            ));
+        }
+        let depth = max_nesting(text.as_bytes());
+        if depth > self.max_depth {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                "",
+                format!("{what}: nesting deeper than {} levels", self.max_depth),
+            ));
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        // The scan above bounds the depth, so serde_json's own fixed limit (127) would only
+        // reject documents our configured limit allows.
+        de.disable_recursion_limit();
+        let value: Value = serde::Deserialize::deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+            .map_err(|e| Error::malformed("", format!("{what}: not valid JSON: {e}")))?;
+        // Array and object lengths are bounded by the byte size for text, but the per-array
+        // cap still applies.
+        self.check_value(&value, "")?;
+        Ok(value)
+    }
+
+    /// Parses JSON bytes (which must be UTF-8).
+    pub fn parse_bytes(&self, bytes: &[u8], what: &str) -> Result<Value> {
+        if bytes.len() > self.max_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                "",
+                format!(
+                    "{what}: {} bytes exceeds the limit of {}",
+                    bytes.len(),
+                    self.max_bytes
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Error::malformed("", format!("{what}: not UTF-8: {e}")))?;
+        self.parse_text(text, what)
+    }
+
+    /// Checks a count (variants, selectors, outputs, tools) against its cap.
+    pub(crate) fn check_count(&self, len: usize, cap: usize, path: &str, what: &str) -> Result<()> {
+        if len > cap {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                path,
+                format!("{len} {what} exceed the limit of {cap}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The maximum nesting depth of JSON text, found by one pass that skips string contents.
+/// Malformed text may give any answer: the parser reports it afterwards.
+pub(crate) fn max_nesting(bytes: &[u8]) -> usize {
+    let mut depth = 0usize;
+    let mut max = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+enum Segment<'v> {
+    Index(usize),
+    Key(&'v str),
+}
+
+fn render(base: &str, trail: &[Segment<'_>]) -> String {
+    trail
+        .iter()
+        .fold(base.to_owned(), |path, segment| match segment {
+            Segment::Index(i) => pointer_index(&path, *i),
+            Segment::Key(k) => pointer_push(&path, k),
+        })
+}

@@ -1,0 +1,241 @@
+//! The JSON-in / JSON-out layer: every operation of the conformance contract as one function
+//! over JSON values, so that bindings and corpus runners in every language call the same code
+//! and need no protocol logic of their own.
+
+use crate::client::ReceivedTool;
+use crate::connection::{Config, Connection};
+use crate::declaration::Warning;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::migration::{migrate, MigrateOptions};
+use crate::planning::{Mode, Plan, PlanOptions};
+use crate::server::{Produced, ServerTool};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// The operations of the contract, with the input fields each accepts besides the common ones.
+pub const OPERATIONS: &[(&str, &[&str])] = &[
+    ("declare", &["tool"]),
+    ("advertise", &["tool", "legacy"]),
+    ("select", &["tool", "requestedOutputs"]),
+    (
+        "respond",
+        &["tool", "legacy", "requestedOutputs", "produced"],
+    ),
+    ("accept", &["tool"]),
+    (
+        "plan",
+        &["tool", "consumers", "mode", "requireSchema", "schemas"],
+    ),
+    ("check", &["tool", "requestedOutputs", "result"]),
+    ("route", &["tool", "requestedOutputs", "result"]),
+    ("migrate", &["legacyTool", "options"]),
+    (
+        "scenario",
+        &[
+            "tool",
+            "legacy",
+            "mode",
+            "consumers",
+            "produced",
+            "requireSchema",
+            "schemas",
+        ],
+    ),
+];
+
+/// Input fields every operation accepts.
+pub const COMMON_FIELDS: &[&str] = &["protocolVersion", "negotiated", "extensions"];
+
+/// Runs one operation of the contract on its `input` object and returns its `ok` value.
+pub fn run(op: &str, input: &Value) -> Result<Value> {
+    run_with_limits(op, input, Limits::default())
+}
+
+/// [`run`] with explicit limits.
+pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value> {
+    let input = Input::new(input)?;
+    let config = Config::with_extensions(input.get("extensions"), limits)?;
+    match op {
+        "declare" => {
+            let tool = ServerTool::declare(input.required("tool")?, None, &config)?;
+            Ok(with_warnings(Map::new(), tool.warnings()))
+        }
+        "advertise" => {
+            let (tool, conn) = server_side(&input, &config)?;
+            Ok(object([("tool", tool.advertise(&conn))]))
+        }
+        "select" => {
+            let (tool, conn) = server_side(&input, &config)?;
+            let selectors = tool.select(&conn, input.get("requestedOutputs"))?;
+            Ok(object([(
+                "selection",
+                crate::selection::to_json(&selectors),
+            )]))
+        }
+        "respond" => {
+            let (tool, conn) = server_side(&input, &config)?;
+            let produced = Produced::new(input.required("produced")?);
+            let result = tool.respond(&conn, input.get("requestedOutputs"), produced)?;
+            Ok(object([("result", result)]))
+        }
+        "accept" => {
+            let tool = client_side(&input, &config)?;
+            Ok(with_warnings(Map::new(), tool.warnings()))
+        }
+        "plan" => {
+            let tool = client_side(&input, &config)?;
+            let plan = plan(&tool, &input)?;
+            let mut out = Map::new();
+            if let Some(requested) = plan.requested_outputs() {
+                out.insert("requestedOutputs".into(), requested);
+            }
+            if input.flag("schemas")? {
+                out.insert("schemas".into(), plan.schemas_json());
+            }
+            Ok(Value::Object(out))
+        }
+        "check" => {
+            let tool = client_side(&input, &config)?;
+            tool.check(input.get("requestedOutputs"), input.required("result")?)?;
+            Ok(Value::Object(Map::new()))
+        }
+        "route" => {
+            let tool = client_side(&input, &config)?;
+            let route = tool.route(input.get("requestedOutputs"), input.required("result")?)?;
+            Ok(route.to_json())
+        }
+        "migrate" => {
+            let options = MigrateOptions::from_json(input.get("options"))?;
+            migrate(input.required("legacyTool")?, options, &config.limits)
+                .map(|tool| object([("tool", tool)]))
+        }
+        "scenario" => scenario(&input, &config),
+        other => Err(Error::malformed(
+            "/op",
+            format!("unknown operation {other:?}"),
+        )),
+    }
+}
+
+/// advertise → plan → respond → route in one go, as a server and a host on one connection.
+fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
+    let (server, conn) = server_side(input, config)?;
+    let advertised = server.advertise(&conn);
+    let received = ReceivedTool::accept(&advertised, &conn)?;
+    let plan = plan(&received, input)?;
+    let requested = plan.requested_outputs();
+    let result = server.respond(
+        &conn,
+        requested.as_ref(),
+        Produced::new(input.required("produced")?),
+    )?;
+    let route = received.route(requested.as_ref(), &result)?.to_json();
+    let mut out = Map::new();
+    out.insert("tool".into(), advertised);
+    if let Some(requested) = requested {
+        out.insert("requestedOutputs".into(), requested);
+    }
+    out.insert("result".into(), result);
+    out.insert("route".into(), route);
+    Ok(Value::Object(out))
+}
+
+fn plan(tool: &ReceivedTool, input: &Input<'_>) -> Result<Plan> {
+    let options = PlanOptions {
+        require_schema: input.flag("requireSchema")?,
+    };
+    match (input.get("mode"), input.get("consumers")) {
+        (Some(Value::String(mode)), None) => tool.plan_mode(Mode::parse(mode)?, &options),
+        (None, Some(consumers)) => tool.plan_consumers(consumers, &options),
+        (Some(_), None) => Err(Error::malformed("/mode", "mode must be a string")),
+        _ => Err(Error::malformed(
+            "",
+            "a plan needs exactly one of mode and consumers",
+        )),
+    }
+}
+
+/// The declared tool and the connection, in the server's order: the tool is validated before
+/// anything of the request.
+fn server_side(input: &Input<'_>, config: &Arc<Config>) -> Result<(ServerTool, Connection)> {
+    let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), config)?;
+    let conn =
+        connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+    Ok((tool, conn))
+}
+
+/// The connection and the received tool, in the client's order: the version decides how the
+/// tool is read.
+fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> {
+    let conn = connection(input, config)?;
+    ReceivedTool::accept(input.required("tool")?, &conn)
+}
+
+fn connection(input: &Input<'_>, config: &Arc<Config>) -> Result<Connection> {
+    let version = match input.get("protocolVersion") {
+        None => None,
+        Some(Value::String(v)) => Some(v.as_str()),
+        Some(_) => {
+            return Err(Error::malformed(
+                "/protocolVersion",
+                "protocolVersion must be a string",
+            ))
+        }
+    };
+    Connection::from_json(version, input.get("negotiated"), Arc::clone(config))
+}
+
+fn with_warnings(mut out: Map<String, Value>, warnings: &[Warning]) -> Value {
+    if !warnings.is_empty() {
+        let mut codes: Vec<Value> = Vec::new();
+        for w in warnings {
+            let code = Value::from(w.code.as_str());
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+        out.insert("warnings".into(), Value::Array(codes));
+    }
+    Value::Object(out)
+}
+
+fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+struct Input<'v>(&'v Map<String, Value>);
+
+impl<'v> Input<'v> {
+    fn new(value: &'v Value) -> Result<Self> {
+        value
+            .as_object()
+            .map(Input)
+            .ok_or_else(|| Error::malformed("", "an operation's input must be an object"))
+    }
+
+    fn get(&self, key: &str) -> Option<&'v Value> {
+        self.0.get(key)
+    }
+
+    fn required(&self, key: &str) -> Result<&'v Value> {
+        self.get(key)
+            .ok_or_else(|| Error::malformed(format!("/{key}"), format!("the input needs {key}")))
+    }
+
+    fn flag(&self, key: &str) -> Result<bool> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(Error::malformed(
+                format!("/{key}"),
+                format!("{key} must be a boolean"),
+            )),
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Client planning (SEL-1, SEL-2, SEL-6, SEL-7, DECL-7): from the host's execution mode or
+//! active consumers to the `requestedOutputs` it sends, and the schema it shows a model for
+//! each requested structured variant. `requestedOutputs` is control data chosen here, by the
+//! host, never taken from model-generated `arguments`.
+
+use crate::audience::{Audience, Format, Selector, APPS_EXTENSION};
+use crate::client::ReceivedTool;
+use crate::error::{Error, ErrorCode, Result};
+use crate::selection;
+use serde_json::{json, Value};
+
+/// A host execution mode: a shorthand for a list of consumers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// assistant/content.
+    Conversational,
+    /// programmatic/structured.
+    Code,
+    /// assistant/structured.
+    StructuredModel,
+    /// user/content.
+    UserMedia,
+    /// user/structured.
+    HostTable,
+    /// assistant/content + io.modelcontextprotocol/ui/structured.
+    Apps,
+    /// io.modelcontextprotocol/ui/structured.
+    AppOnly,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 7] = [
+        Mode::Conversational,
+        Mode::Code,
+        Mode::StructuredModel,
+        Mode::UserMedia,
+        Mode::HostTable,
+        Mode::Apps,
+        Mode::AppOnly,
+    ];
+
+    /// Parses the kebab-case name; an unknown one is `malformed`.
+    pub fn parse(text: &str) -> Result<Self> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == text)
+            .ok_or_else(|| Error::malformed("/mode", format!("unknown execution mode {text:?}")))
+    }
+
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Conversational => "conversational",
+            Mode::Code => "code",
+            Mode::StructuredModel => "structured-model",
+            Mode::UserMedia => "user-media",
+            Mode::HostTable => "host-table",
+            Mode::Apps => "apps",
+            Mode::AppOnly => "app-only",
+        }
+    }
+
+    /// The consumers the mode stands for.
+    pub fn consumers(self) -> Vec<Selector> {
+        let ui = || {
+            Selector::new(
+                Audience::Extension(APPS_EXTENSION.to_owned()),
+                Format::Structured,
+            )
+        };
+        match self {
+            Mode::Conversational => vec![Selector::fallback()],
+            Mode::Code => vec![Selector::new(Audience::Programmatic, Format::Structured)],
+            Mode::StructuredModel => vec![Selector::new(Audience::Assistant, Format::Structured)],
+            Mode::UserMedia => vec![Selector::new(Audience::User, Format::Content)],
+            Mode::HostTable => vec![Selector::new(Audience::User, Format::Structured)],
+            Mode::Apps => vec![Selector::fallback(), ui()],
+            Mode::AppOnly => vec![ui()],
+        }
+    }
+}
+
+/// What the plan asks for.
+#[derive(Clone, Debug, Default)]
+pub struct PlanOptions {
+    /// DECL-7: refuse to request a structured variant that declares no schema.
+    pub require_schema: bool,
+}
+
+/// The outcome of planning one call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The selectors the call asks for (the fallback when the field is omitted).
+    pub selectors: Vec<Selector>,
+    /// Whether the request omits `requestedOutputs` (it asks for exactly the fallback, or
+    /// the revision predates the field).
+    pub omit: bool,
+    /// For each requested structured variant, in request order, the schema to show a model
+    /// (SEL-7): the declared one, or `None`.
+    pub schemas: Vec<(Selector, Option<Value>)>,
+}
+
+impl Plan {
+    /// `requestedOutputs` as sent, or `None` when omitted.
+    pub fn requested_outputs(&self) -> Option<Value> {
+        (!self.omit).then(|| selection::to_json(&self.selectors))
+    }
+
+    /// The schemas as `[{audience, format, schema}]`.
+    pub fn schemas_json(&self) -> Value {
+        Value::Array(
+            self.schemas
+                .iter()
+                .map(|(s, schema)| {
+                    json!({ "audience": s.audience.as_str(), "format": "structured", "schema": schema.clone().unwrap_or(Value::Null) })
+                })
+                .collect(),
+        )
+    }
+}
+
+impl ReceivedTool {
+    /// Plans `requestedOutputs` for the consumers given as JSON selectors.
+    pub fn plan_consumers(&self, consumers: &Value, options: &PlanOptions) -> Result<Plan> {
+        self.connection()
+            .limits()
+            .check_value(consumers, "/consumers")?;
+        let items = consumers.as_array().ok_or_else(|| {
+            Error::malformed("/consumers", "consumers must be an array of selectors")
+        })?;
+        // The consumers become the request: the request's own rules apply to them.
+        let wrapped = Value::Array(items.clone());
+        self.plan_from(Some(&wrapped), options)
+    }
+
+    /// Plans `requestedOutputs` for an execution mode.
+    pub fn plan_mode(&self, mode: Mode, options: &PlanOptions) -> Result<Plan> {
+        self.plan_from(Some(&selection::to_json(&mode.consumers())), options)
+    }
+
+    fn plan_from(&self, consumers: Option<&Value>, options: &PlanOptions) -> Result<Plan> {
+        let conn = self.connection();
+        if conn.version().is_legacy() {
+            // SEL-2: nothing but the fallback may be asked for, and the field is never sent.
+            // Choosing between legacy content and structuredContent stays an explicit host
+            // policy outside the plan.
+            let fallback_only = match consumers.and_then(Value::as_array) {
+                Some(items) => {
+                    let mut pairs = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        pairs.push(selection::raw_pair(
+                            item,
+                            &crate::error::pointer_index("/consumers", i),
+                        )?);
+                    }
+                    pairs == [("assistant", "content")]
+                }
+                None => true,
+            };
+            let selectors = vec![Selector::fallback()];
+            if !fallback_only {
+                return Err(Error::new(
+                    ErrorCode::RequestedOutputsOnLegacyVersion,
+                    "/consumers",
+                    format!(
+                        "protocol version {} has no requestedOutputs: only the assistant/content fallback can be planned",
+                        conn.version()
+                    ),
+                ));
+            }
+            return Ok(Plan {
+                selectors,
+                omit: true,
+                schemas: Vec::new(),
+            });
+        }
+        let selectors = selection::select(self.declaration(), conn, consumers)
+            .map_err(|e| rebase(e, selection::REQUESTED_OUTPUTS, "/consumers"))?;
+        let mut schemas = Vec::new();
+        for selector in selectors.iter().filter(|s| s.format == Format::Structured) {
+            let schema = self
+                .declaration()
+                .and_then(|d| d.get(selector))
+                .and_then(|v| v.schema.as_ref())
+                .map(|s| s.source().clone());
+            if schema.is_none() && options.require_schema {
+                return Err(Error::new(
+                    ErrorCode::MissingSchema,
+                    "/consumers",
+                    format!("{selector} declares no schema, and the plan requires one (DECL-7)"),
+                ));
+            }
+            schemas.push((selector.clone(), schema));
+        }
+        let omit = selection::is_fallback(&selectors);
+        Ok(Plan {
+            selectors,
+            omit,
+            schemas,
+        })
+    }
+}
+
+fn rebase(error: Error, from: &str, to: &str) -> Error {
+    match error.path().strip_prefix(from) {
+        Some(rest) => Error::new(
+            error.code(),
+            format!("{to}{rest}"),
+            error.message().to_owned(),
+        ),
+        None => error,
+    }
+}

@@ -1,0 +1,257 @@
+//! Host-side routing (ROUTE-*, META-1, APP-2, APP-5, APP-6, AUD-2): every output of a checked
+//! result goes to the consumer its audience names, and nowhere else. What reaches no consumer
+//! is listed in `dropped`, so a host (and the tests) can prove nothing leaked.
+
+use crate::audience::{Audience, Format, APPS_EXTENSION};
+use crate::client::{CheckedResult, ReceivedTool};
+use crate::content::annotation_conflicts;
+use crate::declaration::has_app_resource;
+use crate::error::Result;
+use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+/// Where each output of one result goes.
+#[derive(Debug)]
+pub struct Route<'r> {
+    /// Outputs for model context (ROUTE-1), as received.
+    pub model: Vec<Cow<'r, Value>>,
+    /// Outputs for user presentation only (ROUTE-2).
+    pub user: Vec<&'r Value>,
+    /// Outputs for client program logic only (ROUTE-3).
+    pub programmatic: Vec<&'r Value>,
+    /// Outputs of each extension audience, in order of first appearance (ROUTE-4).
+    pub extensions: Vec<(String, Vec<&'r Value>)>,
+    /// The Apps View payload, if the View gets one (APP-5, APP-6).
+    pub view: Option<View<'r>>,
+    /// What reached no consumer (META-1, PLAN-15).
+    pub dropped: Vec<Dropped>,
+    /// Findings that changed nothing (AUD-2).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The payload of `ui/notifications/tool-result` for the App View.
+#[derive(Debug)]
+pub enum View<'r> {
+    /// 2026-12-01: a reduced CallToolResult built from the ui output and the ui `_meta` entry
+    /// alone, so existing App SDKs keep working (the project's answer to the SEP's third open
+    /// question).
+    Projected {
+        /// The ui output's `structuredContent`.
+        structured: &'r Value,
+        /// `_meta["io.modelcontextprotocol/ui"]` of the result, if any.
+        meta: Option<&'r Value>,
+        /// Whether the result was an error.
+        is_error: bool,
+    },
+    /// Earlier revisions: the legacy Apps flow forwards the whole result (APP-6).
+    Legacy(&'r Value),
+}
+
+impl View<'_> {
+    /// The JSON `params` of `ui/notifications/tool-result`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            View::Legacy(result) => (*result).clone(),
+            View::Projected {
+                structured,
+                meta,
+                is_error,
+            } => {
+                let mut map = Map::new();
+                map.insert("content".into(), Value::Array(Vec::new()));
+                map.insert("structuredContent".into(), (*structured).clone());
+                if let Some(meta) = meta {
+                    let mut m = Map::new();
+                    m.insert(APPS_EXTENSION.into(), (*meta).clone());
+                    map.insert("_meta".into(), Value::Object(m));
+                }
+                if *is_error {
+                    map.insert("isError".into(), Value::Bool(true));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// Something of the result that went to no consumer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dropped {
+    /// A result `_meta` entry no negotiated extension forwards (META-1).
+    Meta(String),
+    /// A legacy `structuredContent` with no consumer under this host's defaults (LEG-5).
+    LegacyStructuredContent,
+}
+
+impl Dropped {
+    /// `{ "meta": key }` or `{ "legacy": "structuredContent" }`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Dropped::Meta(key) => json!({ "meta": key }),
+            Dropped::LegacyStructuredContent => json!({ "legacy": "structuredContent" }),
+        }
+    }
+}
+
+/// A finding reported, never obeyed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Diagnostic {
+    /// A block's `annotations.audience` does not include its output's audience (AUD-2).
+    AnnotationAudienceConflict {
+        /// JSON Pointer of the block in the result.
+        path: String,
+    },
+}
+
+impl Diagnostic {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Diagnostic::AnnotationAudienceConflict { .. } => "annotation-audience-conflict",
+        }
+    }
+}
+
+impl ReceivedTool {
+    /// Checks `result` (see [`ReceivedTool::check`]) and routes it. An invalid result is that
+    /// error, and nothing is routed.
+    pub fn route<'r>(&self, requested: Option<&Value>, result: &'r Value) -> Result<Route<'r>> {
+        let checked = self.check(requested, result)?;
+        Ok(self.route_checked(&checked, result))
+    }
+
+    /// Routes a result that passed [`ReceivedTool::check`].
+    pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
+        let mut route = Route {
+            model: Vec::new(),
+            user: Vec::new(),
+            programmatic: Vec::new(),
+            extensions: Vec::new(),
+            view: None,
+            dropped: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        if self.connection().version().is_legacy() {
+            self.route_legacy(checked, result, &mut route);
+            return route;
+        }
+        let conn = self.connection();
+        let mut forwarded_meta: Vec<&str> = Vec::new();
+        for (index, output) in checked.outputs.iter().enumerate() {
+            let value = output.value;
+            if output.selector.format == Format::Content {
+                let audience = output.selector.audience.as_str();
+                let blocks = value
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                for (b, block) in blocks.iter().enumerate() {
+                    if annotation_conflicts(block, audience) {
+                        route
+                            .diagnostics
+                            .push(Diagnostic::AnnotationAudienceConflict {
+                                path: format!("/outputs/{index}/content/{b}"),
+                            });
+                    }
+                }
+            }
+            match &output.selector.audience {
+                Audience::Assistant => route.model.push(Cow::Borrowed(value)),
+                Audience::User => route.user.push(value),
+                Audience::Programmatic => route.programmatic.push(value),
+                Audience::Extension(id) => {
+                    match route.extensions.iter_mut().find(|(k, _)| k == id) {
+                        Some((_, list)) => list.push(value),
+                        None => route.extensions.push((id.clone(), vec![value])),
+                    }
+                    let definition = conn.negotiated_extension(id);
+                    if definition.is_some_and(|d| d.model_context) {
+                        route.model.push(Cow::Borrowed(value));
+                    }
+                    if let Some(key) = definition.and_then(|d| d.meta_key.as_deref()) {
+                        forwarded_meta.push(key);
+                    }
+                    if id == APPS_EXTENSION && output.selector.format == Format::Structured {
+                        route.view = Some(View::Projected {
+                            structured: value.get("structuredContent").unwrap_or(&Value::Null),
+                            meta: checked.meta.and_then(|m| m.get(APPS_EXTENSION)),
+                            is_error: checked.is_error,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(meta) = checked.meta {
+            for key in meta.keys() {
+                if !forwarded_meta.contains(&key.as_str()) {
+                    route.dropped.push(Dropped::Meta(key.clone()));
+                }
+            }
+        }
+        route
+    }
+
+    fn route_legacy<'r>(
+        &self,
+        checked: &CheckedResult<'r>,
+        result: &'r Value,
+        route: &mut Route<'r>,
+    ) {
+        // The SEP's migration mapping and today's host convention: legacy content is for the
+        // model. A host default, not a claim about the server's intent (LEG-5).
+        let content = checked
+            .result
+            .get("content")
+            .cloned()
+            .unwrap_or(Value::Array(Vec::new()));
+        route.model.push(Cow::Owned(
+            json!({ "audience": "assistant", "format": "content", "content": content }),
+        ));
+        let apps = self
+            .connection()
+            .negotiated_extension(APPS_EXTENSION)
+            .is_some()
+            && has_app_resource(self.tool());
+        if apps {
+            route.view = Some(View::Legacy(result));
+            return;
+        }
+        if let Some(meta) = checked.meta {
+            route
+                .dropped
+                .extend(meta.keys().map(|k| Dropped::Meta(k.clone())));
+        }
+        if checked.result.contains_key("structuredContent") {
+            route.dropped.push(Dropped::LegacyStructuredContent);
+        }
+    }
+}
+
+impl Route<'_> {
+    /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics }`,
+    /// every key always present.
+    pub fn to_json(&self) -> Value {
+        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| (*v).clone()).collect());
+        let mut extensions = Map::new();
+        for (id, outputs) in &self.extensions {
+            extensions.insert(id.clone(), list(outputs));
+        }
+        let mut diagnostics: Vec<Value> = Vec::new();
+        for d in &self.diagnostics {
+            let code = Value::from(d.code());
+            if !diagnostics.contains(&code) {
+                diagnostics.push(code);
+            }
+        }
+        json!({
+            "model": self.model.iter().map(|v| v.as_ref().clone()).collect::<Vec<_>>(),
+            "user": list(&self.user),
+            "programmatic": list(&self.programmatic),
+            "extensions": extensions,
+            "view": self.view.as_ref().map_or(Value::Null, View::to_json),
+            "dropped": self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>(),
+            "diagnostics": diagnostics,
+        })
+    }
+}

@@ -1,0 +1,273 @@
+//! JSON Schema handling: each declared schema is compiled once into a [`CompiledSchema`] and
+//! reused by every call. No I/O ever happens (SEC-3): a `$ref` that leaves the schema is
+//! `external-ref`, never a fetch.
+
+use crate::error::{Error, ErrorCode, Result};
+use jsonschema::{Draft, Retrieve, Uri, ValidationOptions, Validator};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The dialects a schema may name in `$schema`; absent means 2020-12 (the MCP default).
+const DIALECTS: &[(&str, Draft)] = &[
+    (
+        "https://json-schema.org/draft/2020-12/schema",
+        Draft::Draft202012,
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/schema",
+        Draft::Draft201909,
+    ),
+    ("http://json-schema.org/draft-07/schema", Draft::Draft7),
+    ("http://json-schema.org/draft-06/schema", Draft::Draft6),
+    ("http://json-schema.org/draft-04/schema", Draft::Draft4),
+];
+
+/// Upper bound on regex backtracking per `pattern` match, so a catastrophic pattern in a
+/// server's schema costs bounded time (SEC-1).
+const REGEX_BACKTRACK_LIMIT: usize = 100_000;
+
+/// A schema compiled once, with the facts the projections need.
+pub struct CompiledSchema {
+    source: Value,
+    validator: Validator,
+    object_rooted: bool,
+}
+
+impl fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompiledSchema")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Refuses every retrieval and remembers that one was attempted, which is how a `$ref` that
+/// leaves the schema is told apart from other compile errors.
+struct RefuseRetrieval(Arc<AtomicBool>);
+
+impl Retrieve for RefuseRetrieval {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        self.0.store(true, Ordering::Relaxed);
+        Err(format!("external reference {uri} is not resolved: schemas are never fetched").into())
+    }
+}
+
+fn options(draft: Draft, attempted: &Arc<AtomicBool>) -> ValidationOptions<'static> {
+    jsonschema::options()
+        .with_draft(draft)
+        .with_retriever(RefuseRetrieval(Arc::clone(attempted)))
+        // `format` is an annotation (the 2020-12 default), identical in every build.
+        .should_validate_formats(false)
+        .with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT),
+        )
+}
+
+impl CompiledSchema {
+    /// Compiles `schema`. `path` is the JSON Pointer of the schema, for errors.
+    pub fn compile(schema: &Value, path: &str) -> Result<Self> {
+        let draft = match schema {
+            Value::Bool(_) => Draft::Draft202012,
+            Value::Object(map) => dialect(map, path)?,
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidSchema,
+                    path,
+                    "a JSON Schema must be an object or a boolean",
+                ))
+            }
+        };
+        let attempted = Arc::new(AtomicBool::new(false));
+        let validator = options(draft, &attempted).build(schema).map_err(|e| {
+            if attempted.load(Ordering::Relaxed) {
+                Error::new(
+                    ErrorCode::ExternalRef,
+                    path,
+                    format!("schema refers outside itself: {e}"),
+                )
+            } else {
+                Error::new(
+                    ErrorCode::InvalidSchema,
+                    path,
+                    format!("not a valid JSON Schema: {e}"),
+                )
+            }
+        })?;
+        Ok(CompiledSchema {
+            object_rooted: is_object_rooted(schema),
+            source: schema.clone(),
+            validator,
+        })
+    }
+
+    /// The schema as declared.
+    pub fn source(&self) -> &Value {
+        &self.source
+    }
+
+    /// Whether the root says `"type": "object"` (what 2025 revisions require of
+    /// `outputSchema`).
+    pub fn is_object_rooted(&self) -> bool {
+        self.object_rooted
+    }
+
+    /// Whether `instance` is valid.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Validates `instance`; the error names the first failing location below `path`.
+    /// The fast path is one `is_valid`; error details are only computed on failure.
+    pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
+        if self.validator.is_valid(instance) {
+            return Ok(());
+        }
+        let (location, detail) = match self.validator.validate(instance) {
+            Err(e) => (e.instance_path().to_string(), e.to_string()),
+            Ok(()) => (String::new(), "invalid".to_owned()),
+        };
+        Err(Error::new(
+            ErrorCode::SchemaViolation,
+            format!("{path}{location}"),
+            format!("{what} does not match its schema: {detail}"),
+        ))
+    }
+}
+
+fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
+    match map.get("$schema") {
+        None => Ok(Draft::Draft202012),
+        Some(Value::String(uri)) => {
+            let trimmed = uri.strip_suffix('#').unwrap_or(uri);
+            DIALECTS
+                .iter()
+                .find(|(known, _)| *known == trimmed)
+                .map(|(_, d)| *d)
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::InvalidSchema,
+                        crate::error::pointer_push(path, "$schema"),
+                        format!("unsupported JSON Schema dialect {uri:?}"),
+                    )
+                })
+        }
+        Some(_) => Err(Error::new(
+            ErrorCode::InvalidSchema,
+            crate::error::pointer_push(path, "$schema"),
+            "$schema must be a string",
+        )),
+    }
+}
+
+/// Whether the schema root has `"type": "object"`.
+pub fn is_object_rooted(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// Wraps a schema that is not object-rooted as
+/// `{"type":"object","properties":{"result":<schema>},"required":["result"]}` for the 2025
+/// revisions: a root `$schema` moves to the wrapper, and same-document references `#/...`
+/// inside are rewritten to `#/properties/result/...` so they still resolve.
+pub fn wrap_schema(schema: &Value) -> Value {
+    let mut inner = schema.clone();
+    let dialect = inner.as_object_mut().and_then(|m| m.remove("$schema"));
+    rewrite_refs(&mut inner);
+    let mut wrapper = Map::new();
+    if let Some(d) = dialect {
+        wrapper.insert("$schema".into(), d);
+    }
+    wrapper.insert("type".into(), Value::from("object"));
+    let mut properties = Map::new();
+    properties.insert("result".into(), inner);
+    wrapper.insert("properties".into(), Value::Object(properties));
+    wrapper.insert("required".into(), Value::Array(vec![Value::from("result")]));
+    Value::Object(wrapper)
+}
+
+fn rewrite_refs(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                match item {
+                    Value::String(target) if key == "$ref" || key == "$dynamicRef" => {
+                        if target == "#" {
+                            *target = "#/properties/result".to_owned();
+                        } else if let Some(rest) = target.strip_prefix("#/") {
+                            *target = format!("#/properties/result/{rest}");
+                        }
+                    }
+                    _ => rewrite_refs(item),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(rewrite_refs),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn code(schema: Value) -> Option<ErrorCode> {
+        CompiledSchema::compile(&schema, "/schema")
+            .err()
+            .map(|e| e.code())
+    }
+
+    #[test]
+    fn external_refs_are_refused() {
+        assert_eq!(
+            code(json!({"$ref": "https://example.com/s.json"})),
+            Some(ErrorCode::ExternalRef)
+        );
+        assert_eq!(
+            code(json!({"$ref": "other.json#/x"})),
+            Some(ErrorCode::ExternalRef)
+        );
+        assert_eq!(
+            code(json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"})),
+            None
+        );
+    }
+
+    #[test]
+    fn dialects() {
+        assert_eq!(
+            code(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
+            None
+        );
+        assert_eq!(
+            code(json!({"$schema": "https://example.com/my-dialect"})),
+            Some(ErrorCode::InvalidSchema)
+        );
+        assert_eq!(code(json!({"type": 12})), Some(ErrorCode::InvalidSchema));
+        assert_eq!(code(json!([])), Some(ErrorCode::InvalidSchema));
+    }
+
+    #[test]
+    fn wrap_rewrites_refs() {
+        let wrapped = wrap_schema(&json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array", "items": {"$ref": "#/$defs/row"}, "$defs": {"row": {"type": "string"}}
+        }));
+        assert_eq!(
+            wrapped["$schema"],
+            json!("https://json-schema.org/draft/2020-12/schema")
+        );
+        assert_eq!(
+            wrapped["properties"]["result"]["items"]["$ref"],
+            json!("#/properties/result/$defs/row")
+        );
+        let compiled = CompiledSchema::compile(&wrapped, "").map_err(|e| e.to_string());
+        assert!(compiled.is_ok_and(
+            |c| c.is_valid(&json!({"result": ["a"]})) && !c.is_valid(&json!({"result": [1]}))
+        ));
+    }
+}

@@ -1,0 +1,336 @@
+//! The server side: declare a tool once, then per connection advertise it, select the
+//! requested outputs and assemble the result on the wire (new or legacy shape).
+
+use crate::audience::Selector;
+use crate::connection::{Config, Connection};
+use crate::content::project_blocks;
+use crate::declaration::{check_tool_basics, Declaration, Judge, Warning};
+use crate::error::{jsonrpc, pointer_index, Error, ErrorCode, Result};
+use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
+use crate::output::{read_raw, RawOutput};
+use crate::selection;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// A tool declaration validated and compiled once (every schema compiled a single time),
+/// ready to serve any number of connections and calls.
+#[derive(Clone, Debug)]
+pub struct ServerTool {
+    tool: Map<String, Value>,
+    declaration: Declaration,
+    legacy: LegacyOptions,
+    warnings: Vec<Warning>,
+    config: Arc<Config>,
+}
+
+/// What a tool produced for one call: every output it computed, `isError` and `_meta`.
+/// Outputs nobody requested are left out of the result, unvalidated.
+#[derive(Clone, Copy, Debug)]
+pub struct Produced<'v> {
+    value: &'v Value,
+}
+
+impl<'v> Produced<'v> {
+    /// Wraps `{ "outputs": [...], "isError"?, "_meta"? }`.
+    pub fn new(value: &'v Value) -> Self {
+        Produced { value }
+    }
+}
+
+impl ServerTool {
+    /// Validates and compiles a full 2026-12-01 declaration (`declare`), with optional legacy
+    /// options. Never looks at negotiation. Errors carry JSON-RPC -32603: a bad declaration is
+    /// the server's own fault.
+    pub fn declare(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
+        ServerTool::declare_inner(tool, legacy, config)
+            .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+    }
+
+    fn declare_inner(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
+        config.limits.check_value(tool, "")?;
+        if let Some(legacy) = legacy {
+            config.limits.check_value(legacy, "")?;
+        }
+        let obj = check_tool_basics(tool)?;
+        if obj.contains_key("outputSchema") {
+            return Err(Error::malformed(
+                "/outputSchema",
+                "a 2026-12-01 declaration has no top-level outputSchema: put an established legacy schema in the legacy options",
+            ));
+        }
+        let (declaration, warnings) = Declaration::read(obj, Judge::Server(config))?;
+        let legacy = LegacyOptions::from_json(legacy, &declaration)?;
+        Ok(ServerTool {
+            tool: obj.clone(),
+            declaration,
+            legacy,
+            warnings,
+            config: Arc::clone(config),
+        })
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        self.tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// Warnings found when declaring (`missing-schema`).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The validated variants.
+    pub fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+
+    /// The library configuration the tool was declared with.
+    pub fn config(&self) -> &Arc<Config> {
+        &self.config
+    }
+
+    /// The Tool object to send in tools/list on `conn` (DECL-5, LEG-1): under 2026-12-01 the
+    /// declaration with `outputVariants` filtered to the audiences the connection negotiated;
+    /// under an earlier revision the legacy shape.
+    pub fn advertise(&self, conn: &Connection) -> Value {
+        if conn.version().is_legacy() {
+            let projection = Projection::new(&self.declaration, &self.legacy, conn);
+            return legacy_tool(&self.tool, &projection);
+        }
+        let mut out = self.tool.clone();
+        let visible: Vec<Value> = self
+            .declaration
+            .variants()
+            .iter()
+            .filter(|v| conn.allows(&v.selector.audience))
+            .map(|v| v.raw.clone())
+            .collect();
+        out.insert("outputVariants".into(), Value::Array(visible));
+        Value::Object(out)
+    }
+
+    /// Resolves a request's `requestedOutputs` (SEL-*). Errors carry JSON-RPC -32602.
+    pub fn select(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
+        self.select_inner(conn, requested)
+            .map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+    }
+
+    fn select_inner(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
+        if let Some(requested) = requested {
+            conn.limits()
+                .check_value(requested, selection::REQUESTED_OUTPUTS)?;
+        }
+        selection::select(Some(&self.declaration), conn, requested)
+    }
+
+    /// Assembles the CallToolResult for the wire (RES-*, ERR-*, LEG-2..7): selection errors
+    /// are -32602, faults of the produced outputs -32603 (ERR-4: never an empty `outputs`).
+    pub fn respond(
+        &self,
+        conn: &Connection,
+        requested: Option<&Value>,
+        produced: Produced<'_>,
+    ) -> Result<Value> {
+        let selectors = self.select(conn, requested)?;
+        self.assemble(conn, &selectors, produced)
+            .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+    }
+
+    /// Assembles a result for selectors already resolved by [`ServerTool::select`].
+    pub fn assemble(
+        &self,
+        conn: &Connection,
+        selectors: &[Selector],
+        produced: Produced<'_>,
+    ) -> Result<Value> {
+        let produced = ProducedParts::read(produced.value, conn)?;
+        if conn.version().is_legacy() {
+            self.assemble_legacy(conn, &produced)
+        } else {
+            self.assemble_outputs(selectors, &produced)
+        }
+    }
+
+    fn assemble_outputs(
+        &self,
+        selectors: &[Selector],
+        produced: &ProducedParts<'_>,
+    ) -> Result<Value> {
+        let mut outputs = Vec::with_capacity(selectors.len());
+        for selector in selectors {
+            let Some(output) = produced.find(selector)? else {
+                if produced.is_error {
+                    continue; // ERR-1: an error result may carry a subset.
+                }
+                return Err(Error::new(
+                    ErrorCode::MissingOutput,
+                    "/outputs",
+                    format!("the tool produced no {selector} output, which the request asked for"),
+                ));
+            };
+            output.check_shape(selector.format)?;
+            if !produced.is_error {
+                // ERR-2: error outputs are not held to the success schema.
+                if let Some(variant) = self.declaration.get(selector) {
+                    output.check_success(variant)?;
+                }
+            }
+            outputs.push(output.value.clone());
+        }
+        if outputs.is_empty() {
+            return Err(Error::new(
+                ErrorCode::EmptyErrorOutputs,
+                "/outputs",
+                "the tool produced none of the requested error representations",
+            ));
+        }
+        let mut result = Map::new();
+        result.insert("resultType".into(), Value::from("complete"));
+        result.insert("outputs".into(), Value::Array(outputs));
+        produced.finish(&mut result);
+        Ok(Value::Object(result))
+    }
+
+    fn assemble_legacy(&self, conn: &Connection, produced: &ProducedParts<'_>) -> Result<Value> {
+        let fallback = Selector::fallback();
+        let assistant = match produced.find(&fallback)? {
+            Some(output) => output,
+            None if produced.is_error => {
+                return Err(Error::new(
+                    ErrorCode::EmptyErrorOutputs,
+                    "/outputs",
+                    "an error result needs assistant/content to build legacy content",
+                ))
+            }
+            None => return Err(Error::new(
+                ErrorCode::MissingOutput,
+                "/outputs",
+                "legacy content is built from assistant/content, which the tool did not produce",
+            )),
+        };
+        assistant.check_shape(fallback.format)?;
+        if !produced.is_error {
+            if let Some(variant) = self.declaration.get(&fallback) {
+                assistant.check_success(variant)?;
+            }
+        }
+        let mut content = project_blocks(assistant.blocks(), conn.version());
+        let projection = Projection::new(&self.declaration, &self.legacy, conn);
+        let mut structured = None;
+        if projection.output_schema().is_some() || projection.source.is_some() {
+            let source = match projection.source {
+                Some(variant) => produced.find(&variant.selector)?,
+                None => None,
+            };
+            match source {
+                Some(output) => {
+                    output.check_shape(crate::audience::Format::Structured)?;
+                    if !produced.is_error {
+                        validate_source(&projection, output.structured(), &output.path)?;
+                    }
+                    if let Some((value, mirror)) = projection.structured(output.structured(), self.legacy.mirror) {
+                        structured = Some(value);
+                        content.extend(mirror);
+                    }
+                }
+                // LEG-7: old clients fail hard on an advertised outputSchema without a value.
+                None if projection.output_schema().is_some() && !produced.is_error => {
+                    return Err(Error::new(
+                        ErrorCode::MissingOutput,
+                        "/outputs",
+                        "the legacy Tool advertises outputSchema, but the tool produced no output to send as structuredContent",
+                    ))
+                }
+                None => {}
+            }
+        }
+        let mut result = Map::new();
+        if conn.version().has_result_type() {
+            result.insert("resultType".into(), Value::from("complete"));
+        }
+        result.insert("content".into(), Value::Array(content));
+        if let Some(value) = structured {
+            result.insert("structuredContent".into(), value);
+        }
+        produced.finish(&mut result);
+        Ok(Value::Object(result))
+    }
+}
+
+/// The parts of a `produced` object, type-checked.
+struct ProducedParts<'v> {
+    outputs: Vec<RawOutput<'v>>,
+    is_error: bool,
+    meta: Option<&'v Value>,
+}
+
+impl<'v> ProducedParts<'v> {
+    fn read(value: &'v Value, conn: &Connection) -> Result<Self> {
+        let limits = conn.limits();
+        limits.check_value(value, "")?;
+        let obj = value
+            .as_object()
+            .ok_or_else(|| Error::malformed("", "produced must be an object"))?;
+        let list = match obj.get("outputs") {
+            Some(Value::Array(list)) => list,
+            _ => {
+                return Err(Error::malformed(
+                    "/outputs",
+                    "produced.outputs must be an array",
+                ))
+            }
+        };
+        limits.check_count(
+            list.len(),
+            limits.max_variants,
+            "/outputs",
+            "produced outputs",
+        )?;
+        let outputs = list
+            .iter()
+            .enumerate()
+            .map(|(i, item)| read_raw(item, pointer_index("/outputs", i)))
+            .collect::<Result<_>>()?;
+        let is_error = match obj.get("isError") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
+        };
+        let meta = obj.get("_meta");
+        if meta.is_some_and(|m| !m.is_object()) {
+            return Err(Error::malformed("/_meta", "_meta must be an object"));
+        }
+        Ok(ProducedParts {
+            outputs,
+            is_error,
+            meta,
+        })
+    }
+
+    /// The one produced output for `selector`; two for the same selector is `malformed`
+    /// (the server cannot choose).
+    fn find(&self, selector: &Selector) -> Result<Option<&RawOutput<'v>>> {
+        let mut matches = self.outputs.iter().filter(|o| o.is(selector));
+        let first = matches.next();
+        if let Some(second) = matches.next() {
+            return Err(Error::malformed(
+                &second.path,
+                format!("the tool produced two {selector} outputs"),
+            ));
+        }
+        Ok(first)
+    }
+
+    /// Adds `isError` (only when true) and `_meta` (unchanged) to a result.
+    fn finish(&self, result: &mut Map<String, Value>) {
+        if self.is_error {
+            result.insert("isError".into(), Value::Bool(true));
+        }
+        if let Some(meta) = self.meta {
+            result.insert("_meta".into(), meta.clone());
+        }
+    }
+}
