@@ -5,8 +5,10 @@
 use crate::audience::Selector;
 use crate::connection::Connection;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning};
-use crate::error::{pointer_index, Error, ErrorCode, Result};
-use crate::output::{read_raw, RawOutput};
+use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
+use crate::fields::Field;
+use crate::limits::Limits;
+use crate::output::{read_raw, RawOutput, PAYLOAD_DEPTH};
 use crate::schema::CompiledSchema;
 use crate::selection;
 use serde_json::{Map, Value};
@@ -44,8 +46,10 @@ pub struct CheckedResult<'r> {
 pub struct CheckedOutput<'r> {
     /// The output object as received.
     pub value: &'r Value,
-    /// Its selector.
-    pub selector: Selector,
+    /// Its audience string, as received.
+    pub audience: &'r str,
+    /// The index of its variant in the tool's declaration.
+    pub variant: usize,
 }
 
 impl ReceivedTool {
@@ -56,7 +60,7 @@ impl ReceivedTool {
         conn.limits().check_value(tool, "")?;
         let obj = check_tool_basics(tool)?;
         let (shape, warnings) = if conn.version().is_legacy() {
-            let schema = match obj.get("outputSchema") {
+            let schema = match obj.field("outputSchema") {
                 Some(schema) => Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?)),
                 None => None,
             };
@@ -128,21 +132,33 @@ impl ReceivedTool {
         result: &'r Value,
     ) -> Result<CheckedResult<'r>> {
         let selectors = self.selection(requested)?;
-        self.conn.limits().check_value(result, "")?;
+        self.check_selected(&selectors, result)
+    }
+
+    /// [`ReceivedTool::check`] for selectors already resolved, e.g. by a [`crate::Plan`] or
+    /// [`ReceivedTool::selection`]: a host that planned the call need not parse its own
+    /// request again.
+    pub fn check_selected<'r>(
+        &self,
+        selectors: &[Selector],
+        result: &'r Value,
+    ) -> Result<CheckedResult<'r>> {
+        let limits = self.conn.limits();
         let obj = result
             .as_object()
             .ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
-        let is_error = match obj.get("isError") {
+        check_result_limits(obj, limits)?;
+        let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
         };
-        let meta = match obj.get("_meta") {
+        let meta = match obj.field("_meta") {
             None => None,
             Some(Value::Object(m)) => Some(m),
             Some(_) => return Err(Error::malformed("/_meta", "_meta must be an object")),
         };
-        match obj.get("resultType") {
+        match obj.field("resultType") {
             None => {}
             Some(Value::String(s)) if s == "complete" => {}
             Some(other) => {
@@ -154,10 +170,10 @@ impl ReceivedTool {
         }
         let outputs = match &self.shape {
             ReceivedShape::Variants(declaration) => {
-                check_outputs(declaration, &selectors, obj, is_error, &self.conn)?
+                check_outputs(declaration, selectors, obj, is_error, limits)?
             }
             ReceivedShape::Legacy(schema) => {
-                check_legacy(schema.as_deref(), obj, is_error)?;
+                check_legacy(schema.as_deref(), obj, is_error, limits)?;
                 Vec::new()
             }
         };
@@ -170,14 +186,51 @@ impl ReceivedTool {
     }
 }
 
+/// The limits walk over a result, except its structured payloads: once a value is in memory
+/// only its depth still matters, and only where validation can recurse with it, which the
+/// payload's own check handles (see `RawOutput::check_success`). JSON text is checked whole
+/// before it is parsed.
+fn check_result_limits(result: &Map<String, Value>, limits: &Limits) -> Result<()> {
+    for (key, value) in result {
+        match (key.as_str(), value) {
+            ("structuredContent", _) => {}
+            ("outputs", Value::Array(outputs)) => {
+                limits.check_count(outputs.len(), limits.max_variants, "/outputs", "outputs")?;
+                for (i, output) in outputs.iter().enumerate() {
+                    match output {
+                        Value::Object(fields) => {
+                            for (field, item) in fields {
+                                if field != "structuredContent" {
+                                    let path =
+                                        || pointer_push(&pointer_index("/outputs", i), field);
+                                    limits
+                                        .check_nested(item, PAYLOAD_DEPTH, "")
+                                        .map_err(|e| e.under(&path()))?;
+                                }
+                            }
+                        }
+                        other => limits
+                            .check_nested(other, 3, "")
+                            .map_err(|e| e.under(&pointer_index("/outputs", i)))?,
+                    }
+                }
+            }
+            (_, item) => limits
+                .check_nested(item, 2, "")
+                .map_err(|e| e.under(&pointer_push("", key)))?,
+        }
+    }
+    Ok(())
+}
+
 fn check_outputs<'r>(
     declaration: &Declaration,
     selectors: &[Selector],
     result: &'r Map<String, Value>,
     is_error: bool,
-    conn: &Connection,
+    limits: &Limits,
 ) -> Result<Vec<CheckedOutput<'r>>> {
-    let list = match result.get("outputs") {
+    let list = match result.field("outputs") {
         Some(Value::Array(list)) => list,
         Some(_) => return Err(Error::malformed("/outputs", "outputs must be an array")),
         None => {
@@ -187,45 +240,42 @@ fn check_outputs<'r>(
             ))
         }
     };
-    let limits = conn.limits();
-    limits.check_count(list.len(), limits.max_variants, "/outputs", "outputs")?;
     // JSON types of every output first (malformed), then meaning.
     let raws: Vec<RawOutput<'r>> = list
         .iter()
         .enumerate()
-        .map(|(i, item)| read_raw(item, pointer_index("/outputs", i)))
+        .map(|(i, item)| read_raw(item, i))
         .collect::<Result<_>>()?;
-    let mut checked: Vec<(CheckedOutput<'r>, &RawOutput<'r>, &Variant)> =
-        Vec::with_capacity(raws.len());
+    let variants = declaration.variants();
+    let mut checked: Vec<(&RawOutput<'r>, usize, &Variant)> = Vec::with_capacity(raws.len());
     for raw in &raws {
-        let selector = Selector::read(raw.value, &raw.path)?;
-        // RES-6: matched by selector, never by position. A second output for one selector is
-        // as unrequested as one nobody asked for.
-        let requested = selectors.contains(&selector);
-        let seen = checked.iter().any(|(c, _, _)| c.selector == selector);
-        let variant = declaration
-            .get(&selector)
-            .filter(|_| requested && !seen)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::UnrequestedOutput,
-                    &raw.path,
-                    if seen {
-                        format!("a second {selector} output")
-                    } else {
-                        format!("a {selector} output, which the request did not ask for")
-                    },
-                )
-            })?;
+        // RES-6: matched by selector, never by position. The declared variant is found by its
+        // strings, so that a well-formed output costs no allocation.
+        let Some((index, variant)) = variants.iter().enumerate().find(|(_, v)| raw.is(&v.selector)) else {
+            // Not declared: the error says why (an invalid audience or pair, or simply an
+            // output nobody could have requested).
+            let selector = Selector::read(raw.value, &raw.path())?;
+            return Err(Error::new(
+                ErrorCode::UnrequestedOutput,
+                raw.path(),
+                format!("a {selector} output, which the tool does not declare and the request did not ask for"),
+            ));
+        };
+        let selector = &variant.selector;
+        let seen = checked.iter().any(|(_, v, _)| *v == index);
+        if seen || !selectors.contains(selector) {
+            return Err(Error::new(
+                ErrorCode::UnrequestedOutput,
+                raw.path(),
+                if seen {
+                    format!("a second {selector} output")
+                } else {
+                    format!("a {selector} output, which the request did not ask for")
+                },
+            ));
+        }
         raw.check_shape(selector.format)?;
-        checked.push((
-            CheckedOutput {
-                value: raw.value,
-                selector,
-            },
-            raw,
-            variant,
-        ));
+        checked.push((raw, index, variant));
     }
     if checked.is_empty() && is_error {
         return Err(Error::new(
@@ -237,7 +287,7 @@ fn check_outputs<'r>(
     if !is_error {
         if let Some(missing) = selectors
             .iter()
-            .find(|s| !checked.iter().any(|(c, _, _)| &c.selector == *s))
+            .find(|s| !checked.iter().any(|(_, _, v)| &v.selector == *s))
         {
             return Err(Error::new(
                 ErrorCode::MissingOutput,
@@ -245,24 +295,35 @@ fn check_outputs<'r>(
                 format!("the result has no {missing} output, which was requested"),
             ));
         }
-        for (_, raw, variant) in &checked {
-            raw.check_success(variant)?;
+        for (raw, _, variant) in &checked {
+            raw.check_success(variant, limits)?;
         }
     }
-    Ok(checked.into_iter().map(|(c, _, _)| c).collect())
+    Ok(checked
+        .into_iter()
+        .map(|(raw, variant, _)| CheckedOutput {
+            value: raw.value,
+            audience: raw.audience,
+            variant,
+        })
+        .collect())
 }
 
 fn check_legacy(
     schema: Option<&CompiledSchema>,
     result: &Map<String, Value>,
     is_error: bool,
+    limits: &Limits,
 ) -> Result<()> {
-    match result.get("content") {
+    match result.field("content") {
         Some(content) => crate::content::check_blocks(content, "/content")?,
         None => return Err(Error::malformed("", "a legacy result must carry content")),
     }
-    match (schema, result.get("structuredContent")) {
+    match (schema, result.field("structuredContent")) {
         (Some(schema), Some(value)) if !is_error => {
+            if schema.can_recurse() {
+                limits.check_depth(value, 2, "/structuredContent")?;
+            }
             schema.validate(value, "/structuredContent", "structuredContent")
         }
         (Some(_), None) if !is_error => Err(Error::new(

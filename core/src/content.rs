@@ -2,6 +2,7 @@
 //! per-revision projection of blocks a legacy revision cannot carry (LEG-6).
 
 use crate::error::{pointer_index, pointer_push, Error, Result};
+use crate::fields::Field;
 use crate::version::ProtocolVersion;
 use serde_json::{Map, Value};
 
@@ -11,7 +12,7 @@ pub fn check_blocks(value: &Value, path: &str) -> Result<()> {
         .as_array()
         .ok_or_else(|| Error::malformed(path, "content must be an array of content blocks"))?;
     for (i, block) in blocks.iter().enumerate() {
-        check_block(block, &pointer_index(path, i))?;
+        check_block(block, "").map_err(|e| e.under(&pointer_index(path, i)))?;
     }
     Ok(())
 }
@@ -21,7 +22,7 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
     let obj = block
         .as_object()
         .ok_or_else(|| Error::malformed(path, "a content block must be an object"))?;
-    let kind = match obj.get("type") {
+    let kind = match obj.field("type") {
         Some(Value::String(s)) => s.as_str(),
         _ => {
             return Err(Error::malformed(
@@ -31,7 +32,7 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
         }
     };
     let need_string = |key: &str| -> Result<()> {
-        match obj.get(key) {
+        match obj.field(key) {
             Some(Value::String(_)) => Ok(()),
             Some(_) => Err(Error::malformed(
                 pointer_push(path, key),
@@ -54,24 +55,24 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
             need_string("name")?;
         }
         "resource" => {
-            let rpath = pointer_push(path, "resource");
+            let rpath = || pointer_push(path, "resource");
             let resource = obj
-                .get("resource")
+                .field("resource")
                 .and_then(Value::as_object)
                 .ok_or_else(|| {
-                    Error::malformed(&rpath, "resource block: resource must be an object")
+                    Error::malformed(rpath(), "resource block: resource must be an object")
                 })?;
-            if !matches!(resource.get("uri"), Some(Value::String(_))) {
+            if !matches!(resource.field("uri"), Some(Value::String(_))) {
                 return Err(Error::malformed(
-                    &rpath,
+                    rpath(),
                     "embedded resource without a string uri",
                 ));
             }
-            let text = matches!(resource.get("text"), Some(Value::String(_)));
-            let blob = matches!(resource.get("blob"), Some(Value::String(_)));
+            let text = matches!(resource.field("text"), Some(Value::String(_)));
+            let blob = matches!(resource.field("blob"), Some(Value::String(_)));
             if !(text || blob) {
                 return Err(Error::malformed(
-                    &rpath,
+                    rpath(),
                     "embedded resource needs a string text or blob",
                 ));
             }
@@ -83,18 +84,18 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
             ))
         }
     }
-    if let Some(annotations) = obj.get("annotations") {
-        let apath = pointer_push(path, "annotations");
+    if let Some(annotations) = obj.field("annotations") {
+        let apath = || pointer_push(path, "annotations");
         let ann = annotations
             .as_object()
-            .ok_or_else(|| Error::malformed(&apath, "annotations must be an object"))?;
-        if let Some(audience) = ann.get("audience") {
+            .ok_or_else(|| Error::malformed(apath(), "annotations must be an object"))?;
+        if let Some(audience) = ann.field("audience") {
             let ok = audience
                 .as_array()
                 .is_some_and(|a| a.iter().all(Value::is_string));
             if !ok {
                 return Err(Error::malformed(
-                    pointer_push(&apath, "audience"),
+                    pointer_push(&apath(), "audience"),
                     "annotations.audience must be an array of strings",
                 ));
             }
@@ -107,8 +108,8 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
 /// naming `audience` itself (AUD-2: reported, never obeyed).
 pub fn annotation_conflicts(block: &Value, audience: &str) -> bool {
     match block
-        .get("annotations")
-        .and_then(|a| a.get("audience"))
+        .field("annotations")
+        .and_then(|a| a.field("audience"))
         .and_then(Value::as_array)
     {
         Some(list) => !list.iter().any(|a| a.as_str() == Some(audience)),
@@ -127,18 +128,21 @@ fn project_block(block: &Value, version: ProtocolVersion) -> Value {
     let Some(obj) = block.as_object() else {
         return block.clone();
     };
-    let kind = obj.get("type").and_then(Value::as_str).unwrap_or_default();
+    let kind = obj
+        .field("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let text = |s: String| -> Value {
         let mut out = Map::new();
         out.insert("type".into(), Value::from("text"));
         out.insert("text".into(), Value::from(s));
-        if let Some(ann) = obj.get("annotations") {
+        if let Some(ann) = obj.field("annotations") {
             out.insert("annotations".into(), ann.clone());
         }
         Value::Object(out)
     };
     let str_of = |key: &str| {
-        obj.get(key)
+        obj.field(key)
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned()

@@ -56,6 +56,7 @@ pub mod connection;
 pub mod content;
 pub mod declaration;
 pub mod error;
+mod fields;
 pub mod jsontext;
 pub mod legacy;
 pub mod limits;

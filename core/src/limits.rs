@@ -47,10 +47,40 @@ impl Limits {
     /// The walk recurses at most `max_depth + 1` levels, so it cannot overflow the stack on a
     /// value it rejects. `path` is the JSON Pointer of `value`, used in error messages.
     pub fn check_value(&self, value: &Value, path: &str) -> Result<()> {
+        self.check_nested(value, 1, path)
+    }
+
+    /// [`Limits::check_value`] for a value found at nesting `depth` inside a larger input.
+    pub(crate) fn check_nested(&self, value: &Value, depth: usize, path: &str) -> Result<()> {
         let mut budget = self.max_bytes;
         let mut trail = Vec::new();
-        self.walk(value, 1, &mut budget, &mut trail)
+        self.walk(value, depth, &mut budget, &mut trail)
             .map_err(|(code, message)| Error::new(code, render(path, &trail), message))
+    }
+
+    /// Checks only the nesting depth of a value found at `depth`: the one limit that still
+    /// protects something once a value is in memory (the stack of a recursive schema's
+    /// validation). Cheaper than the full walk, which also counts sizes.
+    pub(crate) fn check_depth(&self, value: &Value, depth: usize, path: &str) -> Result<()> {
+        fn within(value: &Value, remaining: usize) -> bool {
+            let nested = |v: &Value| {
+                !matches!(v, Value::Array(_) | Value::Object(_)) || within(v, remaining - 1)
+            };
+            match value {
+                Value::Array(items) => remaining > 0 && items.iter().all(nested),
+                Value::Object(members) => remaining > 0 && members.values().all(nested),
+                _ => true,
+            }
+        }
+        if within(value, (self.max_depth + 1).saturating_sub(depth)) {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorCode::LimitExceeded,
+                path,
+                format!("nesting deeper than {} levels", self.max_depth),
+            ))
+        }
     }
 
     // Segments of the current path are kept as borrowed pieces and rendered only on error:

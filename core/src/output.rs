@@ -4,7 +4,9 @@
 use crate::audience::{Audience, Format, Selector};
 use crate::content::check_blocks;
 use crate::declaration::Variant;
-use crate::error::{pointer_push, Error, ErrorCode, Result};
+use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
+use crate::fields::Field;
+use crate::limits::Limits;
 use serde_json::Value;
 
 /// An output whose JSON types are right; its selector strings are not yet judged.
@@ -13,41 +15,52 @@ pub(crate) struct RawOutput<'v> {
     pub value: &'v Value,
     pub audience: &'v str,
     pub format: &'v str,
-    pub path: String,
+    /// Position in `outputs`: the JSON Pointer is only rendered for an error.
+    pub index: usize,
 }
+
+/// The nesting depth of an output's payload inside a result or produced object
+/// (result → outputs → output → payload).
+pub(crate) const PAYLOAD_DEPTH: usize = 4;
 
 /// Checks JSON types only (`malformed`): an object with string `audience` and `format`, and
 /// for the content format a `content` that, when present, is a valid block array.
-pub(crate) fn read_raw(value: &Value, path: String) -> Result<RawOutput<'_>> {
+pub(crate) fn read_raw(value: &Value, index: usize) -> Result<RawOutput<'_>> {
+    let path = || pointer_index("/outputs", index);
     let obj = value
         .as_object()
-        .ok_or_else(|| Error::malformed(&path, "an output must be an object"))?;
+        .ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
     let field = |key: &str| -> Result<&str> {
-        match obj.get(key) {
+        match obj.field(key) {
             Some(Value::String(s)) => Ok(s.as_str()),
             Some(_) => Err(Error::malformed(
-                pointer_push(&path, key),
+                pointer_push(&path(), key),
                 format!("{key} must be a string"),
             )),
-            None => Err(Error::malformed(&path, format!("an output needs {key}"))),
+            None => Err(Error::malformed(path(), format!("an output needs {key}"))),
         }
     };
     let audience = field("audience")?;
     let format = field("format")?;
     if format == "content" {
-        if let Some(content) = obj.get("content") {
-            check_blocks(content, &pointer_push(&path, "content"))?;
+        if let Some(content) = obj.field("content") {
+            check_blocks(content, "").map_err(|e| e.under(&pointer_push(&path(), "content")))?;
         }
     }
     Ok(RawOutput {
         value,
         audience,
         format,
-        path,
+        index,
     })
 }
 
 impl RawOutput<'_> {
+    /// The JSON Pointer of the output.
+    pub fn path(&self) -> String {
+        pointer_index("/outputs", self.index)
+    }
+
     /// Whether this output carries the given selector.
     pub fn is(&self, selector: &Selector) -> bool {
         self.audience == selector.audience.as_str() && self.format == selector.format.as_str()
@@ -60,17 +73,17 @@ impl RawOutput<'_> {
             Format::Content => ("content", "structuredContent"),
             Format::Structured => ("structuredContent", "content"),
         };
-        if self.value.get(own).is_none() {
+        if self.value.field(own).is_none() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
-                &self.path,
+                self.path(),
                 format!("a {} output must carry {own}", format.as_str()),
             ));
         }
-        if self.value.get(other).is_some() {
+        if self.value.field(other).is_some() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
-                pointer_push(&self.path, other),
+                pointer_push(&self.path(), other),
                 format!("a {} output must not carry {other}", format.as_str()),
             ));
         }
@@ -80,7 +93,7 @@ impl RawOutput<'_> {
     /// The content blocks of a content output (shape already checked).
     pub fn blocks(&self) -> &[Value] {
         self.value
-            .get("content")
+            .field("content")
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default()
@@ -88,30 +101,40 @@ impl RawOutput<'_> {
 
     /// The payload of a structured output.
     pub fn structured(&self) -> &Value {
-        self.value.get("structuredContent").unwrap_or(&Value::Null)
+        self.value
+            .field("structuredContent")
+            .unwrap_or(&Value::Null)
     }
 
     /// Success-only checks of the payload against the declared variant: a non-empty
     /// assistant/content (DECL-3) and a structured value valid against its own variant's
     /// schema (RES-4, SEC-2, DECL-8).
-    pub fn check_success(&self, variant: &Variant) -> Result<()> {
+    pub fn check_success(&self, variant: &Variant, limits: &Limits) -> Result<()> {
         match variant.selector.format {
             Format::Content => {
                 if variant.selector.audience == Audience::Assistant && self.blocks().is_empty() {
                     return Err(Error::new(
                         ErrorCode::EmptyAssistantContent,
-                        pointer_push(&self.path, "content"),
+                        pointer_push(&self.path(), "content"),
                         "a successful assistant/content output needs at least one content block",
                     ));
                 }
                 Ok(())
             }
             Format::Structured => match &variant.schema {
-                Some(schema) => schema.validate(
-                    self.structured(),
-                    &pointer_push(&self.path, "structuredContent"),
-                    &format!("the {} output", variant.selector),
-                ),
+                Some(schema) => {
+                    let path = || pointer_push(&self.path(), "structuredContent");
+                    if schema.can_recurse() {
+                        limits.check_depth(self.structured(), PAYLOAD_DEPTH, &path())?;
+                    }
+                    schema
+                        .validate(self.structured(), "", "the value")
+                        .map_err(|e| {
+                            let message =
+                                format!("the {} output: {}", variant.selector, e.message());
+                            Error::new(e.code(), format!("{}{}", path(), e.path()), message)
+                        })
+                }
                 None => Ok(()),
             },
         }

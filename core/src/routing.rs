@@ -7,6 +7,7 @@ use crate::client::{CheckedResult, ReceivedTool};
 use crate::content::annotation_conflicts;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
+use crate::fields::Field;
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
@@ -20,11 +21,11 @@ pub struct Route<'r> {
     /// Outputs for client program logic only (ROUTE-3).
     pub programmatic: Vec<&'r Value>,
     /// Outputs of each extension audience, in order of first appearance (ROUTE-4).
-    pub extensions: Vec<(String, Vec<&'r Value>)>,
+    pub extensions: Vec<(&'r str, Vec<&'r Value>)>,
     /// The Apps View payload, if the View gets one (APP-5, APP-6).
     pub view: Option<View<'r>>,
     /// What reached no consumer (META-1, PLAN-15).
-    pub dropped: Vec<Dropped>,
+    pub dropped: Vec<Dropped<'r>>,
     /// Findings that changed nothing (AUD-2).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -76,14 +77,14 @@ impl View<'_> {
 
 /// Something of the result that went to no consumer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Dropped {
+pub enum Dropped<'r> {
     /// A result `_meta` entry no negotiated extension forwards (META-1).
-    Meta(String),
+    Meta(Cow<'r, str>),
     /// A legacy `structuredContent` with no consumer under this host's defaults (LEG-5).
     LegacyStructuredContent,
 }
 
-impl Dropped {
+impl Dropped<'_> {
     /// `{ "meta": key }` or `{ "legacy": "structuredContent" }`.
     pub fn to_json(&self) -> Value {
         match self {
@@ -120,6 +121,17 @@ impl ReceivedTool {
         Ok(self.route_checked(&checked, result))
     }
 
+    /// [`ReceivedTool::route`] for selectors already resolved (a [`crate::Plan`]'s, or
+    /// [`ReceivedTool::selection`]'s).
+    pub fn route_selected<'r>(
+        &self,
+        selectors: &[crate::Selector],
+        result: &'r Value,
+    ) -> Result<Route<'r>> {
+        let checked = self.check_selected(selectors, result)?;
+        Ok(self.route_checked(&checked, result))
+    }
+
     /// Routes a result that passed [`ReceivedTool::check`].
     pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
         let mut route = Route {
@@ -136,18 +148,23 @@ impl ReceivedTool {
             return route;
         }
         let conn = self.connection();
-        let mut forwarded_meta: Vec<&str> = Vec::new();
+        let Some(declaration) = self.declaration() else {
+            return route;
+        };
         for (index, output) in checked.outputs.iter().enumerate() {
+            let Some(variant) = declaration.variants().get(output.variant) else {
+                continue;
+            };
+            let selector = &variant.selector;
             let value = output.value;
-            if output.selector.format == Format::Content {
-                let audience = output.selector.audience.as_str();
+            if selector.format == Format::Content {
                 let blocks = value
-                    .get("content")
+                    .field("content")
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
                 for (b, block) in blocks.iter().enumerate() {
-                    if annotation_conflicts(block, audience) {
+                    if annotation_conflicts(block, output.audience) {
                         route
                             .diagnostics
                             .push(Diagnostic::AnnotationAudienceConflict {
@@ -156,26 +173,29 @@ impl ReceivedTool {
                     }
                 }
             }
-            match &output.selector.audience {
+            match &selector.audience {
                 Audience::Assistant => route.model.push(Cow::Borrowed(value)),
                 Audience::User => route.user.push(value),
                 Audience::Programmatic => route.programmatic.push(value),
                 Audience::Extension(id) => {
-                    match route.extensions.iter_mut().find(|(k, _)| k == id) {
+                    match route
+                        .extensions
+                        .iter_mut()
+                        .find(|(k, _)| *k == output.audience)
+                    {
                         Some((_, list)) => list.push(value),
-                        None => route.extensions.push((id.clone(), vec![value])),
+                        None => route.extensions.push((output.audience, vec![value])),
                     }
-                    let definition = conn.negotiated_extension(id);
-                    if definition.is_some_and(|d| d.model_context) {
+                    if conn
+                        .negotiated_extension(id)
+                        .is_some_and(|d| d.model_context)
+                    {
                         route.model.push(Cow::Borrowed(value));
                     }
-                    if let Some(key) = definition.and_then(|d| d.meta_key.as_deref()) {
-                        forwarded_meta.push(key);
-                    }
-                    if id == APPS_EXTENSION && output.selector.format == Format::Structured {
+                    if id == APPS_EXTENSION && selector.format == Format::Structured {
                         route.view = Some(View::Projected {
-                            structured: value.get("structuredContent").unwrap_or(&Value::Null),
-                            meta: checked.meta.and_then(|m| m.get(APPS_EXTENSION)),
+                            structured: value.field("structuredContent").unwrap_or(&Value::Null),
+                            meta: checked.meta.and_then(|m| m.field(APPS_EXTENSION)),
                             is_error: checked.is_error,
                         });
                     }
@@ -183,9 +203,18 @@ impl ReceivedTool {
             }
         }
         if let Some(meta) = checked.meta {
+            // META-1: an entry reaches a consumer only when a negotiated extension whose
+            // output is in this result defines it.
+            let forwarded = |key: &str| {
+                checked.outputs.iter().any(|o| {
+                    conn.negotiated_extension(o.audience)
+                        .and_then(|d| d.meta_key.as_deref())
+                        == Some(key)
+                })
+            };
             for key in meta.keys() {
-                if !forwarded_meta.contains(&key.as_str()) {
-                    route.dropped.push(Dropped::Meta(key.clone()));
+                if !forwarded(key) {
+                    route.dropped.push(Dropped::Meta(Cow::Borrowed(key)));
                 }
             }
         }
@@ -202,7 +231,7 @@ impl ReceivedTool {
         // model. A host default, not a claim about the server's intent (LEG-5).
         let content = checked
             .result
-            .get("content")
+            .field("content")
             .cloned()
             .unwrap_or(Value::Array(Vec::new()));
         route.model.push(Cow::Owned(
@@ -218,9 +247,10 @@ impl ReceivedTool {
             return;
         }
         if let Some(meta) = checked.meta {
-            route
-                .dropped
-                .extend(meta.keys().map(|k| Dropped::Meta(k.clone())));
+            route.dropped.extend(
+                meta.keys()
+                    .map(|k| Dropped::Meta(Cow::Borrowed(k.as_str()))),
+            );
         }
         if checked.result.contains_key("structuredContent") {
             route.dropped.push(Dropped::LegacyStructuredContent);
@@ -235,7 +265,7 @@ impl Route<'_> {
         let list = |items: &[&Value]| Value::Array(items.iter().map(|v| (*v).clone()).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {
-            extensions.insert(id.clone(), list(outputs));
+            extensions.insert((*id).to_owned(), list(outputs));
         }
         let mut diagnostics: Vec<Value> = Vec::new();
         for d in &self.diagnostics {

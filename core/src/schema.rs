@@ -33,6 +33,7 @@ pub struct CompiledSchema {
     source: Value,
     validator: Validator,
     object_rooted: bool,
+    recursive: bool,
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -100,6 +101,7 @@ impl CompiledSchema {
         })?;
         Ok(CompiledSchema {
             object_rooted: is_object_rooted(schema),
+            recursive: has_references(schema),
             source: schema.clone(),
             validator,
         })
@@ -114,6 +116,13 @@ impl CompiledSchema {
     /// `outputSchema`).
     pub fn is_object_rooted(&self) -> bool {
         self.object_rooted
+    }
+
+    /// Whether validation can recurse deeper than the schema itself (the schema holds a
+    /// `$ref`, `$dynamicRef` or `$recursiveRef`): only then does an instance's nesting depth
+    /// bound the validator's stack, and only then must a payload's depth be checked first.
+    pub fn can_recurse(&self) -> bool {
+        self.recursive
     }
 
     /// Whether `instance` is valid.
@@ -161,6 +170,16 @@ fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
             crate::error::pointer_push(path, "$schema"),
             "$schema must be a string",
         )),
+    }
+}
+
+fn has_references(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") || has_references(v)
+        }),
+        Value::Array(items) => items.iter().any(has_references),
+        _ => false,
     }
 }
 

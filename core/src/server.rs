@@ -5,7 +5,8 @@ use crate::audience::Selector;
 use crate::connection::{Config, Connection};
 use crate::content::project_blocks;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Warning};
-use crate::error::{jsonrpc, pointer_index, Error, ErrorCode, Result};
+use crate::error::{jsonrpc, Error, ErrorCode, Result};
+use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
 use crate::output::{read_raw, RawOutput};
 use crate::selection;
@@ -72,7 +73,7 @@ impl ServerTool {
     /// The tool's name.
     pub fn name(&self) -> &str {
         self.tool
-            .get("name")
+            .field("name")
             .and_then(Value::as_str)
             .unwrap_or_default()
     }
@@ -175,7 +176,7 @@ impl ServerTool {
             if !produced.is_error {
                 // ERR-2: error outputs are not held to the success schema.
                 if let Some(variant) = self.declaration.get(selector) {
-                    output.check_success(variant)?;
+                    output.check_success(variant, &self.config.limits)?;
                 }
             }
             outputs.push(output.value.clone());
@@ -214,7 +215,7 @@ impl ServerTool {
         assistant.check_shape(fallback.format)?;
         if !produced.is_error {
             if let Some(variant) = self.declaration.get(&fallback) {
-                assistant.check_success(variant)?;
+                assistant.check_success(variant, &self.config.limits)?;
             }
         }
         let mut content = project_blocks(assistant.blocks(), conn.version());
@@ -229,7 +230,7 @@ impl ServerTool {
                 Some(output) => {
                     output.check_shape(crate::audience::Format::Structured)?;
                     if !produced.is_error {
-                        validate_source(&projection, output.structured(), &output.path)?;
+                        validate_source(&projection, output.structured(), &output.path())?;
                     }
                     if let Some((value, mirror)) = projection.structured(output.structured(), self.legacy.mirror) {
                         structured = Some(value);
@@ -274,7 +275,7 @@ impl<'v> ProducedParts<'v> {
         let obj = value
             .as_object()
             .ok_or_else(|| Error::malformed("", "produced must be an object"))?;
-        let list = match obj.get("outputs") {
+        let list = match obj.field("outputs") {
             Some(Value::Array(list)) => list,
             _ => {
                 return Err(Error::malformed(
@@ -292,14 +293,14 @@ impl<'v> ProducedParts<'v> {
         let outputs = list
             .iter()
             .enumerate()
-            .map(|(i, item)| read_raw(item, pointer_index("/outputs", i)))
+            .map(|(i, item)| read_raw(item, i))
             .collect::<Result<_>>()?;
-        let is_error = match obj.get("isError") {
+        let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
         };
-        let meta = obj.get("_meta");
+        let meta = obj.field("_meta");
         if meta.is_some_and(|m| !m.is_object()) {
             return Err(Error::malformed("/_meta", "_meta must be an object"));
         }
@@ -317,7 +318,7 @@ impl<'v> ProducedParts<'v> {
         let first = matches.next();
         if let Some(second) = matches.next() {
             return Err(Error::malformed(
-                &second.path,
+                second.path(),
                 format!("the tool produced two {selector} outputs"),
             ));
         }

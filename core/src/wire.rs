@@ -4,7 +4,7 @@
 
 use crate::audience::APPS_EXTENSION;
 use crate::connection::{Config, Connection};
-use crate::error::{jsonrpc, Error, ErrorCode, Result};
+use crate::error::{jsonrpc, Error, Result};
 use crate::server::ServerTool;
 use crate::version::ProtocolVersion;
 use serde_json::{json, Map, Value};
@@ -152,8 +152,135 @@ pub fn error_response(id: &Value, error: &Error) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": rpc })
 }
 
-/// Whether an error is one the server sends on the wire as invalid params.
-pub fn is_invalid_params(error: &Error) -> bool {
-    error.jsonrpc_code() == Some(jsonrpc::INVALID_PARAMS)
-        || error.code() == ErrorCode::InvalidProtocolVersion
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audience::APPS_EXTENSION;
+    use crate::error::ErrorCode;
+    use serde_json::json;
+
+    fn apps_client() -> Value {
+        json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}, "com.example/audit": {}}})
+    }
+
+    #[test]
+    fn negotiation_needs_both_sides_and_the_apps_mime_type() {
+        let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}, "com.example/audit": {}, "com.example/other": {}}});
+        assert_eq!(
+            negotiate(&apps_client(), &server),
+            vec!["io.modelcontextprotocol/ui", "com.example/audit"]
+        );
+        let no_mime = json!({"extensions": {"io.modelcontextprotocol/ui": {}}});
+        assert!(negotiate(&no_mime, &server).is_empty());
+        let wrong_mime =
+            json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html"]}}});
+        assert!(negotiate(&wrong_mime, &server).is_empty());
+        assert!(negotiate(&apps_client(), &json!({})).is_empty());
+        assert!(negotiate(&json!({"extensions": "nope"}), &server).is_empty());
+    }
+
+    #[test]
+    fn request_meta_is_read_and_checked() {
+        let params = json!({"name": "t", "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-12-01",
+            "io.modelcontextprotocol/clientCapabilities": apps_client()
+        }});
+        let ctx = RequestContext::from_params(&params).expect("valid params");
+        assert_eq!(ctx.version, ProtocolVersion::V2026_12_01);
+        let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}}});
+        let conn = ctx.connection(&server, Config::new());
+        assert_eq!(conn.negotiated(), [APPS_EXTENSION]);
+
+        let missing = RequestContext::from_params(&json!({"name": "t"})).expect_err("no _meta");
+        assert_eq!(
+            (missing.code(), missing.jsonrpc_code()),
+            (ErrorCode::Malformed, Some(-32602))
+        );
+        let no_caps = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-12-01"}});
+        assert_eq!(
+            RequestContext::from_params(&no_caps)
+                .expect_err("no caps")
+                .jsonrpc_code(),
+            Some(-32602)
+        );
+        let unsupported = json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2025-01-01",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }});
+        let err = RequestContext::from_params(&unsupported).expect_err("unsupported");
+        assert_eq!(err.code(), ErrorCode::UnsupportedProtocolVersion);
+        let rpc = err.to_jsonrpc_error().expect("a wire error");
+        assert_eq!(rpc["code"], json!(-32022));
+        assert_eq!(rpc["data"]["requested"], json!("2025-01-01"));
+        assert_eq!(rpc["data"]["supported"][5], json!("2026-12-01"));
+        let invalid = RequestContext::from_initialize("latest", &json!({})).expect_err("invalid");
+        assert_eq!(
+            (invalid.code(), invalid.jsonrpc_code()),
+            (ErrorCode::InvalidProtocolVersion, Some(-32602))
+        );
+        assert!(RequestContext::from_initialize("2025-06-18", &json!({})).is_ok());
+    }
+
+    #[test]
+    fn tools_list_is_projected_per_connection() {
+        let config = Config::new();
+        let tool = ServerTool::declare(
+            &json!({"name": "t", "inputSchema": {"type": "object"}, "outputVariants": [
+                {"audience": "assistant", "format": "content"},
+                {"audience": "io.modelcontextprotocol/ui", "format": "structured", "schema": {"type": "object"}}
+            ]}),
+            None,
+            &config,
+        )
+        .expect("valid tool");
+        let tools = [tool];
+        let count = |list: &Value| list["tools"][0]["outputVariants"].as_array().map(Vec::len);
+        let plain = Connection::new(ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
+        let list = project_tools_list(&tools, &plain).expect("listed");
+        assert_eq!(count(&list), Some(1));
+        assert_eq!(list["resultType"], json!("complete"));
+        let apps = Connection::new(
+            ProtocolVersion::V2026_12_01,
+            vec![APPS_EXTENSION.into()],
+            Arc::clone(&config),
+        );
+        assert_eq!(
+            count(&project_tools_list(&tools, &apps).expect("listed")),
+            Some(2)
+        );
+        let old = Connection::new(
+            ProtocolVersion::V2025_06_18,
+            vec![APPS_EXTENSION.into()],
+            config,
+        );
+        let legacy = project_tools_list(&tools, &old).expect("listed");
+        assert!(legacy.get("resultType").is_none());
+        assert!(legacy["tools"][0].get("outputVariants").is_none());
+        assert_eq!(
+            legacy["tools"][0]["outputSchema"],
+            json!({"type": "object"})
+        );
+    }
+
+    #[test]
+    fn error_responses() {
+        let err = Error::new(ErrorCode::UndeclaredVariant, "/requestedOutputs/0", "nope")
+            .on_wire(jsonrpc::INVALID_PARAMS);
+        let response = error_response(&json!(7), &err);
+        assert_eq!(response["id"], json!(7));
+        assert_eq!(response["error"]["code"], json!(-32602));
+        assert_eq!(
+            response["error"]["data"]["mcpOutputsCode"],
+            json!("undeclared-variant")
+        );
+        assert_eq!(
+            response["error"]["data"]["path"],
+            json!("/requestedOutputs/0")
+        );
+        let local = Error::new(ErrorCode::SchemaViolation, "", "bad");
+        assert_eq!(
+            error_response(&json!("a"), &local)["error"]["code"],
+            json!(-32603)
+        );
+    }
 }
