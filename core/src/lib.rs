@@ -81,3 +81,8 @@ pub use planning::{Mode, Plan, PlanOptions};
 pub use routing::{Diagnostic, Dropped, Route, View};
 pub use server::{Produced, ServerTool};
 pub use version::ProtocolVersion;
+
+/// The README's Rust examples run as doc tests, so the README cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

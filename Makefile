@@ -1,0 +1,31 @@
+# mcp-outputs: `make test` installs what it needs and runs every suite; `make demo` starts the
+# prototype a reviewer runs; `make bench` prints the performance ratios.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+CARGO ?= cargo
+
+.PHONY: test demo bench rust-tools test-rust lint walkthrough
+
+test: rust-tools lint test-rust
+
+# The toolchain's own components; installed only when missing.
+rust-tools:
+	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+# Unit, property and hostile-input tests, the corpus runner (with MCP_OUTPUTS_EXTRA_CORPUS
+# when set), the corpus linter, doc tests and the walkthrough.
+test-rust:
+	$(CARGO) test --workspace --locked
+
+demo: walkthrough
+
+walkthrough:
+	$(CARGO) run --locked -q -p mcp-outputs --example walkthrough
+
+bench:
+	$(CARGO) bench --locked -q -p mcp-outputs --bench p_rs_1
