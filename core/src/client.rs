@@ -66,7 +66,7 @@ impl ReceivedTool {
             };
             (ReceivedShape::Legacy(schema), Vec::new())
         } else {
-            if obj.contains_key("outputSchema") {
+            if obj.contains_key("outputSchema") && obj.contains_key("outputVariants") {
                 return Err(Error::malformed(
                     "/outputSchema",
                     "a 2026-12-01 Tool has no top-level outputSchema",
@@ -251,7 +251,11 @@ fn check_outputs<'r>(
     for raw in &raws {
         // RES-6: matched by selector, never by position. The declared variant is found by its
         // strings, so that a well-formed output costs no allocation.
-        let Some((index, variant)) = variants.iter().enumerate().find(|(_, v)| raw.is(&v.selector)) else {
+        let Some((index, variant)) = variants
+            .iter()
+            .enumerate()
+            .find(|(_, v)| raw.is(&v.selector))
+        else {
             // Not declared: the error says why (an invalid audience or pair, or simply an
             // output nobody could have requested).
             let selector = Selector::read(raw.value, &raw.path())?;

@@ -175,7 +175,7 @@ impl Error {
 
     /// Marks the error as one a server sends, with the JSON-RPC code `code`
     /// (the version errors keep their own codes).
-    pub(crate) fn on_wire(mut self, code: i64) -> Self {
+    pub fn on_wire(mut self, code: i64) -> Self {
         self.0.jsonrpc = Some(match self.0.code {
             ErrorCode::UnsupportedProtocolVersion => jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
             ErrorCode::InvalidProtocolVersion => jsonrpc::INVALID_PARAMS,

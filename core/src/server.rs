@@ -53,7 +53,9 @@ impl ServerTool {
             config.limits.check_value(legacy, "")?;
         }
         let obj = check_tool_basics(tool)?;
-        if obj.contains_key("outputSchema") {
+        // A legacy-shaped Tool (no outputVariants) is reported as such (VER-2), even when it
+        // carries the legacy outputSchema.
+        if obj.contains_key("outputSchema") && obj.contains_key("outputVariants") {
             return Err(Error::malformed(
                 "/outputSchema",
                 "a 2026-12-01 declaration has no top-level outputSchema: put an established legacy schema in the legacy options",

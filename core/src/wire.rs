@@ -5,6 +5,7 @@
 use crate::audience::APPS_EXTENSION;
 use crate::connection::{Config, Connection};
 use crate::error::{jsonrpc, Error, Result};
+use crate::planning::Plan;
 use crate::server::ServerTool;
 use crate::version::ProtocolVersion;
 use serde_json::{json, Map, Value};
@@ -127,6 +128,34 @@ pub fn negotiate(client_capabilities: &Value, server_capabilities: &Value) -> Ve
         })
         .cloned()
         .collect()
+}
+
+/// The `params` of a tools/call request (client side). `requestedOutputs` comes from the plan
+/// only, never from the model-generated `arguments` (SEL-6), and is absent whenever the plan
+/// omits it, which it always does under an earlier revision (SEL-2). From 2026-07-28 on the
+/// request carries its protocol version and client capabilities in `_meta`.
+pub fn tools_call_params(
+    name: &str,
+    arguments: Option<&Value>,
+    plan: &Plan,
+    version: ProtocolVersion,
+    client_capabilities: &Value,
+) -> Value {
+    let mut params = Map::new();
+    params.insert("name".into(), Value::from(name));
+    if let Some(arguments) = arguments {
+        params.insert("arguments".into(), arguments.clone());
+    }
+    if let Some(requested) = plan.requested_outputs().filter(|_| !version.is_legacy()) {
+        params.insert("requestedOutputs".into(), requested);
+    }
+    if version >= ProtocolVersion::V2026_07_28 {
+        let mut meta = Map::new();
+        meta.insert(META_PROTOCOL_VERSION.into(), Value::from(version.as_str()));
+        meta.insert(META_CLIENT_CAPABILITIES.into(), client_capabilities.clone());
+        params.insert("_meta".into(), Value::Object(meta));
+    }
+    Value::Object(params)
 }
 
 /// The tools/list result for one connection: each tool advertised for its version and
@@ -260,6 +289,39 @@ mod tests {
             legacy["tools"][0]["outputSchema"],
             json!({"type": "object"})
         );
+    }
+
+    #[test]
+    fn call_params_follow_the_version() {
+        let config = Config::new();
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "programmatic", "format": "structured"}
+        ]});
+        let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
+        let host = crate::ReceivedTool::accept(&tool, &conn).expect("accepted");
+        let plan = host
+            .plan_mode(crate::Mode::Code, &crate::PlanOptions::default())
+            .expect("planned");
+        let args = json!({"requestedOutputs": "from the model, ignored"});
+        let params = tools_call_params(
+            "t",
+            Some(&args),
+            &plan,
+            ProtocolVersion::V2026_12_01,
+            &json!({}),
+        );
+        assert_eq!(
+            params["requestedOutputs"],
+            json!([{"audience": "programmatic", "format": "structured"}])
+        );
+        assert_eq!(params["arguments"], args);
+        assert_eq!(params["_meta"][META_PROTOCOL_VERSION], json!("2026-12-01"));
+        let ctx =
+            RequestContext::from_params(&params).expect("the server reads what the client wrote");
+        assert_eq!(ctx.version, ProtocolVersion::V2026_12_01);
+        let old = tools_call_params("t", None, &plan, ProtocolVersion::V2025_06_18, &json!({}));
+        assert_eq!(old, json!({"name": "t"}));
     }
 
     #[test]
