@@ -68,6 +68,7 @@ pub mod routing;
 pub mod schema;
 pub mod selection;
 pub mod server;
+pub mod types;
 pub mod version;
 pub mod wire;
 
@@ -80,6 +81,7 @@ pub use limits::Limits;
 pub use planning::{Mode, Plan, PlanOptions};
 pub use routing::{Diagnostic, Dropped, Route, View};
 pub use server::{Produced, ServerTool};
+pub use types::{ProducedOutputs, ToolResultOutput, ToolResultVariant};
 pub use version::ProtocolVersion;
 
 /// The README's Rust examples run as doc tests, so the README cannot drift from the API.
