@@ -5,10 +5,10 @@
 use crate::audience::Selector;
 use crate::connection::Connection;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning};
-use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::limits::Limits;
-use crate::output::{read_raw, RawOutput, PAYLOAD_DEPTH};
+use crate::output::{read_raw, RawOutput};
 use crate::schema::CompiledSchema;
 use crate::selection;
 use serde_json::{Map, Value};
@@ -147,7 +147,7 @@ impl ReceivedTool {
         let obj = result
             .as_object()
             .ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
-        check_result_limits(obj, limits)?;
+        limits.check_value(result, "")?;
         let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
@@ -173,7 +173,7 @@ impl ReceivedTool {
                 check_outputs(declaration, selectors, obj, is_error, limits)?
             }
             ReceivedShape::Legacy(schema) => {
-                check_legacy(schema.as_deref(), obj, is_error, limits)?;
+                check_legacy(schema.as_deref(), obj, is_error)?;
                 Vec::new()
             }
         };
@@ -184,43 +184,6 @@ impl ReceivedTool {
             meta,
         })
     }
-}
-
-/// The limits walk over a result, except its structured payloads: once a value is in memory
-/// only its depth still matters, and only where validation can recurse with it, which the
-/// payload's own check handles (see `RawOutput::check_success`). JSON text is checked whole
-/// before it is parsed.
-fn check_result_limits(result: &Map<String, Value>, limits: &Limits) -> Result<()> {
-    for (key, value) in result {
-        match (key.as_str(), value) {
-            ("structuredContent", _) => {}
-            ("outputs", Value::Array(outputs)) => {
-                limits.check_count(outputs.len(), limits.max_variants, "/outputs", "outputs")?;
-                for (i, output) in outputs.iter().enumerate() {
-                    match output {
-                        Value::Object(fields) => {
-                            for (field, item) in fields {
-                                if field != "structuredContent" {
-                                    let path =
-                                        || pointer_push(&pointer_index("/outputs", i), field);
-                                    limits
-                                        .check_nested(item, PAYLOAD_DEPTH, "")
-                                        .map_err(|e| e.under(&path()))?;
-                                }
-                            }
-                        }
-                        other => limits
-                            .check_nested(other, 3, "")
-                            .map_err(|e| e.under(&pointer_index("/outputs", i)))?,
-                    }
-                }
-            }
-            (_, item) => limits
-                .check_nested(item, 2, "")
-                .map_err(|e| e.under(&pointer_push("", key)))?,
-        }
-    }
-    Ok(())
 }
 
 fn check_outputs<'r>(
@@ -240,6 +203,7 @@ fn check_outputs<'r>(
             ))
         }
     };
+    limits.check_count(list.len(), limits.max_variants, "/outputs", "outputs")?;
     // JSON types of every output first (malformed), then meaning.
     let raws: Vec<RawOutput<'r>> = list
         .iter()
@@ -300,7 +264,7 @@ fn check_outputs<'r>(
             ));
         }
         for (raw, _, variant) in &checked {
-            raw.check_success(variant, limits)?;
+            raw.check_success(variant)?;
         }
     }
     Ok(checked
@@ -317,7 +281,6 @@ fn check_legacy(
     schema: Option<&CompiledSchema>,
     result: &Map<String, Value>,
     is_error: bool,
-    limits: &Limits,
 ) -> Result<()> {
     match result.field("content") {
         Some(content) => crate::content::check_blocks(content, "/content")?,
@@ -325,9 +288,6 @@ fn check_legacy(
     }
     match (schema, result.field("structuredContent")) {
         (Some(schema), Some(value)) if !is_error => {
-            if schema.can_recurse() {
-                limits.check_depth(value, 2, "/structuredContent")?;
-            }
             schema.validate(value, "/structuredContent", "structuredContent")
         }
         (Some(_), None) if !is_error => Err(Error::new(

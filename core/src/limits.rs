@@ -52,34 +52,64 @@ impl Limits {
 
     /// [`Limits::check_value`] for a value found at nesting `depth` inside a larger input.
     pub(crate) fn check_nested(&self, value: &Value, depth: usize, path: &str) -> Result<()> {
+        // One tight pass decides; only a failing input pays for the second pass that finds
+        // the offending value's path and the message.
+        let mut budget = self.max_bytes;
+        if self.fits(value, depth, &mut budget) {
+            return Ok(());
+        }
         let mut budget = self.max_bytes;
         let mut trail = Vec::new();
-        self.walk(value, depth, &mut budget, &mut trail)
-            .map_err(|(code, message)| Error::new(code, render(path, &trail), message))
-    }
-
-    /// Checks only the nesting depth of a value found at `depth`: the one limit that still
-    /// protects something once a value is in memory (the stack of a recursive schema's
-    /// validation). Cheaper than the full walk, which also counts sizes.
-    pub(crate) fn check_depth(&self, value: &Value, depth: usize, path: &str) -> Result<()> {
-        fn within(value: &Value, remaining: usize) -> bool {
-            let nested = |v: &Value| {
-                !matches!(v, Value::Array(_) | Value::Object(_)) || within(v, remaining - 1)
-            };
-            match value {
-                Value::Array(items) => remaining > 0 && items.iter().all(nested),
-                Value::Object(members) => remaining > 0 && members.values().all(nested),
-                _ => true,
-            }
-        }
-        if within(value, (self.max_depth + 1).saturating_sub(depth)) {
-            Ok(())
-        } else {
-            Err(Error::new(
+        match self.walk(value, depth, &mut budget, &mut trail) {
+            Err((code, message)) => Err(Error::new(code, render(path, &trail), message)),
+            Ok(()) => Err(Error::new(
                 ErrorCode::LimitExceeded,
                 path,
-                format!("nesting deeper than {} levels", self.max_depth),
-            ))
+                "input over a limit",
+            )),
+        }
+    }
+
+    /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
+    fn fits(&self, value: &Value, depth: usize, budget: &mut usize) -> bool {
+        #[inline]
+        fn take(budget: &mut usize, cost: usize) -> bool {
+            match budget.checked_sub(cost) {
+                Some(rest) => {
+                    *budget = rest;
+                    true
+                }
+                None => false,
+            }
+        }
+        match value {
+            Value::String(s) => take(budget, s.len() + 2),
+            Value::Array(items) => {
+                depth <= self.max_depth
+                    && items.len() <= self.max_array_len
+                    && take(budget, items.len() + 2)
+                    && items.iter().all(|item| match item {
+                        Value::Array(_) | Value::Object(_) | Value::String(_) => {
+                            self.fits(item, depth + 1, budget)
+                        }
+                        _ => take(budget, 8),
+                    })
+            }
+            Value::Object(members) => {
+                depth <= self.max_depth
+                    && members.len() <= self.max_object_len
+                    && take(budget, members.len() * 4 + 2)
+                    && members.iter().all(|(key, item)| {
+                        take(budget, key.len())
+                            && match item {
+                                Value::Array(_) | Value::Object(_) | Value::String(_) => {
+                                    self.fits(item, depth + 1, budget)
+                                }
+                                _ => take(budget, 8),
+                            }
+                    })
+            }
+            _ => take(budget, 8),
         }
     }
 

@@ -6,7 +6,6 @@ use crate::content::check_blocks;
 use crate::declaration::Variant;
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
 use crate::fields::Field;
-use crate::limits::Limits;
 use serde_json::Value;
 
 /// An output whose JSON types are right; its selector strings are not yet judged.
@@ -18,10 +17,6 @@ pub(crate) struct RawOutput<'v> {
     /// Position in `outputs`: the JSON Pointer is only rendered for an error.
     pub index: usize,
 }
-
-/// The nesting depth of an output's payload inside a result or produced object
-/// (result → outputs → output → payload).
-pub(crate) const PAYLOAD_DEPTH: usize = 4;
 
 /// Checks JSON types only (`malformed`): an object with string `audience` and `format`, and
 /// for the content format a `content` that, when present, is a valid block array.
@@ -109,7 +104,7 @@ impl RawOutput<'_> {
     /// Success-only checks of the payload against the declared variant: a non-empty
     /// assistant/content (DECL-3) and a structured value valid against its own variant's
     /// schema (RES-4, SEC-2, DECL-8).
-    pub fn check_success(&self, variant: &Variant, limits: &Limits) -> Result<()> {
+    pub fn check_success(&self, variant: &Variant) -> Result<()> {
         match variant.selector.format {
             Format::Content => {
                 if variant.selector.audience == Audience::Assistant && self.blocks().is_empty() {
@@ -124,9 +119,6 @@ impl RawOutput<'_> {
             Format::Structured => match &variant.schema {
                 Some(schema) => {
                     let path = || pointer_push(&self.path(), "structuredContent");
-                    if schema.can_recurse() {
-                        limits.check_depth(self.structured(), PAYLOAD_DEPTH, &path())?;
-                    }
                     schema
                         .validate(self.structured(), "", "the value")
                         .map_err(|e| {

@@ -3,7 +3,8 @@
 //! `external-ref`, never a fetch.
 
 use crate::error::{Error, ErrorCode, Result};
-use jsonschema::{Draft, Retrieve, Uri, ValidationOptions, Validator};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, ReferencingError, Retrieve, Uri, ValidationOptions, Validator};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,16 +25,16 @@ const DIALECTS: &[(&str, Draft)] = &[
     ("http://json-schema.org/draft-04/schema", Draft::Draft4),
 ];
 
-/// Upper bound on regex backtracking per `pattern` match, so a catastrophic pattern in a
-/// server's schema costs bounded time (SEC-1).
-const REGEX_BACKTRACK_LIMIT: usize = 100_000;
+/// Upper bound on regex backtracking per `pattern` match, for the patterns that need the
+/// backtracking engine (backreferences, lookaround): a catastrophic one costs bounded time per
+/// match (SEC-1). Every other pattern runs on the linear-time engine.
+const REGEX_BACKTRACK_LIMIT: usize = 10_000;
 
 /// A schema compiled once, with the facts the projections need.
 pub struct CompiledSchema {
     source: Value,
     validator: Validator,
     object_rooted: bool,
-    recursive: bool,
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -58,15 +59,31 @@ impl Retrieve for RefuseRetrieval {
     }
 }
 
-fn options(draft: Draft, attempted: &Arc<AtomicBool>) -> ValidationOptions<'static> {
-    jsonschema::options()
+/// Which regex engine runs `pattern` and `patternProperties`.
+#[derive(Clone, Copy)]
+enum Engine {
+    /// The `regex` crate: linear time in the subject, so no pattern can be catastrophic.
+    Linear,
+    /// `fancy-regex` with a backtracking limit, for patterns the linear engine cannot express.
+    Backtracking,
+}
+
+fn options(
+    draft: Draft,
+    attempted: &Arc<AtomicBool>,
+    engine: Engine,
+) -> ValidationOptions<'static> {
+    let options = jsonschema::options()
         .with_draft(draft)
         .with_retriever(RefuseRetrieval(Arc::clone(attempted)))
         // `format` is an annotation (the 2020-12 default), identical in every build.
-        .should_validate_formats(false)
-        .with_pattern_options(
+        .should_validate_formats(false);
+    match engine {
+        Engine::Linear => options.with_pattern_options(jsonschema::PatternOptions::regex()),
+        Engine::Backtracking => options.with_pattern_options(
             jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT),
-        )
+        ),
+    }
 }
 
 impl CompiledSchema {
@@ -84,8 +101,21 @@ impl CompiledSchema {
             }
         };
         let attempted = Arc::new(AtomicBool::new(false));
-        let validator = options(draft, &attempted).build(schema).map_err(|e| {
-            if attempted.load(Ordering::Relaxed) {
+        // The linear engine first; a schema it refuses (a pattern with a backreference or a
+        // lookaround, or a schema that is invalid anyway) is compiled again with the
+        // backtracking engine, whose answer is final.
+        let built = options(draft, &attempted, Engine::Linear)
+            .build(schema)
+            .or_else(|_| options(draft, &attempted, Engine::Backtracking).build(schema));
+        let validator = built.map_err(|e| {
+            // A resource outside the schema that could not be retrieved is an external
+            // reference even when the retriever was never asked (an external `$dynamicRef`
+            // is resolved after the registry is built, without calling it).
+            let unretrievable = matches!(
+                e.kind(),
+                ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. })
+            );
+            if attempted.load(Ordering::Relaxed) || unretrievable {
                 Error::new(
                     ErrorCode::ExternalRef,
                     path,
@@ -101,7 +131,6 @@ impl CompiledSchema {
         })?;
         Ok(CompiledSchema {
             object_rooted: is_object_rooted(schema),
-            recursive: has_references(schema),
             source: schema.clone(),
             validator,
         })
@@ -116,13 +145,6 @@ impl CompiledSchema {
     /// `outputSchema`).
     pub fn is_object_rooted(&self) -> bool {
         self.object_rooted
-    }
-
-    /// Whether validation can recurse deeper than the schema itself (the schema holds a
-    /// `$ref`, `$dynamicRef` or `$recursiveRef`): only then does an instance's nesting depth
-    /// bound the validator's stack, and only then must a payload's depth be checked first.
-    pub fn can_recurse(&self) -> bool {
-        self.recursive
     }
 
     /// Whether `instance` is valid.
@@ -170,16 +192,6 @@ fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
             crate::error::pointer_push(path, "$schema"),
             "$schema must be a string",
         )),
-    }
-}
-
-fn has_references(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().any(|(k, v)| {
-            matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") || has_references(v)
-        }),
-        Value::Array(items) => items.iter().any(has_references),
-        _ => false,
     }
 }
 

@@ -178,7 +178,7 @@ impl ServerTool {
             if !produced.is_error {
                 // ERR-2: error outputs are not held to the success schema.
                 if let Some(variant) = self.declaration.get(selector) {
-                    output.check_success(variant, &self.config.limits)?;
+                    output.check_success(variant)?;
                 }
             }
             outputs.push(output.value.clone());
@@ -217,7 +217,7 @@ impl ServerTool {
         assistant.check_shape(fallback.format)?;
         if !produced.is_error {
             if let Some(variant) = self.declaration.get(&fallback) {
-                assistant.check_success(variant, &self.config.limits)?;
+                assistant.check_success(variant)?;
             }
         }
         let mut content = project_blocks(assistant.blocks(), conn.version());
