@@ -57,6 +57,7 @@ pub mod content;
 pub mod declaration;
 pub mod error;
 mod fields;
+pub mod json;
 pub mod jsontext;
 pub mod legacy;
 pub mod limits;

@@ -8,7 +8,6 @@ use crate::declaration::Warning;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::migration::{migrate, MigrateOptions};
-use crate::planning::{Mode, Plan, PlanOptions};
 use crate::server::{Produced, ServerTool};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -85,15 +84,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "plan" => {
             let tool = client_side(&input, &config)?;
-            let plan = plan(&tool, &input)?;
-            let mut out = Map::new();
-            if let Some(requested) = plan.requested_outputs() {
-                out.insert("requestedOutputs".into(), requested);
-            }
-            if input.flag("schemas")? {
-                out.insert("schemas".into(), plan.schemas_json());
-            }
-            Ok(Value::Object(out))
+            tool.plan_json(&plan_request(&input))
         }
         "check" => {
             let tool = client_side(&input, &config)?;
@@ -123,8 +114,8 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let (server, conn) = server_side(input, config)?;
     let advertised = server.advertise(&conn);
     let received = ReceivedTool::accept(&advertised, &conn)?;
-    let plan = plan(&received, input)?;
-    let requested = plan.requested_outputs();
+    let plan = received.plan_json(&plan_request(input))?;
+    let requested = plan.get("requestedOutputs").cloned();
     let result = server.respond(
         &conn,
         requested.as_ref(),
@@ -141,19 +132,15 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     Ok(Value::Object(out))
 }
 
-fn plan(tool: &ReceivedTool, input: &Input<'_>) -> Result<Plan> {
-    let options = PlanOptions {
-        require_schema: input.flag("requireSchema")?,
-    };
-    match (input.get("mode"), input.get("consumers")) {
-        (Some(Value::String(mode)), None) => tool.plan_mode(Mode::parse(mode)?, &options),
-        (None, Some(consumers)) => tool.plan_consumers(consumers, &options),
-        (Some(_), None) => Err(Error::malformed("/mode", "mode must be a string")),
-        _ => Err(Error::malformed(
-            "",
-            "a plan needs exactly one of mode and consumers",
-        )),
-    }
+/// The plan request fields of an op's input.
+fn plan_request(input: &Input<'_>) -> Value {
+    let fields = ["mode", "consumers", "requireSchema", "schemas"];
+    Value::Object(
+        fields
+            .iter()
+            .filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone())))
+            .collect(),
+    )
 }
 
 /// The declared tool and the connection, in the server's order: the tool is validated before
@@ -173,29 +160,17 @@ fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> 
 }
 
 fn connection(input: &Input<'_>, config: &Arc<Config>) -> Result<Connection> {
-    let version = match input.get("protocolVersion") {
-        None => None,
-        Some(Value::String(v)) => Some(v.as_str()),
-        Some(_) => {
-            return Err(Error::malformed(
-                "/protocolVersion",
-                "protocolVersion must be a string",
-            ))
-        }
-    };
-    Connection::from_json(version, input.get("negotiated"), Arc::clone(config))
+    let fields = ["protocolVersion", "negotiated"];
+    let conn: Map<String, Value> = fields
+        .iter()
+        .filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone())))
+        .collect();
+    crate::json::connection(config, Some(&Value::Object(conn)))
 }
 
 fn with_warnings(mut out: Map<String, Value>, warnings: &[Warning]) -> Value {
     if !warnings.is_empty() {
-        let mut codes: Vec<Value> = Vec::new();
-        for w in warnings {
-            let code = Value::from(w.code.as_str());
-            if !codes.contains(&code) {
-                codes.push(code);
-            }
-        }
-        out.insert("warnings".into(), Value::Array(codes));
+        out.insert("warnings".into(), crate::json::warnings(warnings));
     }
     Value::Object(out)
 }
@@ -226,16 +201,5 @@ impl<'v> Input<'v> {
     fn required(&self, key: &str) -> Result<&'v Value> {
         self.get(key)
             .ok_or_else(|| Error::malformed(format!("/{key}"), format!("the input needs {key}")))
-    }
-
-    fn flag(&self, key: &str) -> Result<bool> {
-        match self.get(key) {
-            None => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(Error::malformed(
-                format!("/{key}"),
-                format!("{key} must be a boolean"),
-            )),
-        }
     }
 }
