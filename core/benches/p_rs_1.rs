@@ -5,9 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_outputs::{
-    Config, Connection, Mode, PlanOptions, ProtocolVersion, ReceivedTool, APPS_EXTENSION,
-};
+use mcp_outputs::{Config, Connection, Mode, PlanOptions, ProtocolVersion, ReceivedTool, APPS_EXTENSION};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -40,7 +38,8 @@ fn view_schema() -> Value {
 fn payload(bytes: usize) -> Value {
     let regions = ["NA", "EMEA", "APAC", "LATAM"];
     let mut rows = Vec::new();
-    let mut value = json!({"columns": ["displayName", "region", "lastActivity"], "rows": [], "facets": {"region": regions}});
+    let mut value =
+        json!({"columns": ["displayName", "region", "lastActivity"], "rows": [], "facets": {"region": regions}});
     let mut i = 0;
     while value.to_string().len() < bytes {
         rows.push(json!({
@@ -65,11 +64,7 @@ fn median_per_call(samples: &mut [Duration], batch: u32) -> f64 {
 
 fn main() {
     let config = Config::new();
-    let conn = Connection::new(
-        ProtocolVersion::V2026_12_01,
-        vec![APPS_EXTENSION.to_owned()],
-        config,
-    );
+    let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![APPS_EXTENSION.to_owned()], config);
     let tool = json!({
         "name": "search_customers",
         "inputSchema": {"type": "object"},
@@ -82,10 +77,7 @@ fn main() {
     // The host planned the call (apps mode): it routes with the plan's selectors.
     let plan = host.plan_mode(Mode::Apps, &PlanOptions::default()).unwrap();
     let selectors = plan.selectors.clone();
-    let plain = jsonschema::options()
-        .should_validate_formats(false)
-        .build(&view_schema())
-        .unwrap();
+    let plain = jsonschema::options().should_validate_formats(false).build(&view_schema()).unwrap();
 
     for (label, bytes) in [("0.5KB", 512), ("4KB", 4096), ("64KB", 65536)] {
         let data = payload(bytes);
@@ -106,9 +98,7 @@ fn main() {
         for _ in 0..31 {
             let start = Instant::now();
             for _ in 0..batch {
-                let route = host
-                    .route_selected(black_box(&selectors), black_box(&result))
-                    .unwrap();
+                let route = host.route_selected(black_box(&selectors), black_box(&result)).unwrap();
                 black_box(route.view.as_ref());
             }
             ours.push(start.elapsed());

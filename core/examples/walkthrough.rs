@@ -24,8 +24,8 @@
 use mcp_outputs::selection;
 use mcp_outputs::wire::{self, RequestContext, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use mcp_outputs::{
-    Config, Connection, Diagnostic, Error, ErrorCode, Mode, Plan, PlanOptions, Produced,
-    ProtocolVersion, ReceivedTool, Selector, ServerTool, APPS_EXTENSION,
+    Config, Connection, Diagnostic, Error, ErrorCode, Mode, Plan, PlanOptions, Produced, ProtocolVersion, ReceivedTool,
+    Selector, ServerTool, APPS_EXTENSION,
 };
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -54,63 +54,19 @@ type Scenario = fn(&World, &mut Out) -> Result<Checks, Fail>;
 const SCENARIOS: [(u8, &str, Scenario); 15] = [
     (1, "Conversational call: assistant/content", plan_01),
     (2, "Code-mode call: programmatic/structured", plan_02),
-    (
-        3,
-        "Direct structured-model call: assistant/structured",
-        plan_03,
-    ),
+    (3, "Direct structured-model call: assistant/structured", plan_03),
     (4, "User-rendered media: user/content", plan_04),
     (5, "Host-native table: user/structured", plan_05),
-    (
-        6,
-        "Apps call: assistant/content + io.modelcontextprotocol/ui/structured",
-        plan_06,
-    ),
-    (
-        7,
-        "Rejected: a tool declaration without assistant/content",
-        plan_07,
-    ),
-    (
-        8,
-        "App-only call requesting io.modelcontextprotocol/ui/structured",
-        plan_08,
-    ),
-    (
-        9,
-        "App-only call without requestedOutputs: the assistant/content fallback",
-        plan_09,
-    ),
-    (
-        10,
-        "Rejected: undeclared and unnegotiated selectors",
-        plan_10,
-    ),
-    (
-        11,
-        "Independent validation of the programmatic and App schemas",
-        plan_11,
-    ),
-    (
-        12,
-        "No requestedOutputs under 2026-07-28 (legacy Apps flow)",
-        plan_12,
-    ),
-    (
-        13,
-        "Versioned projection to the legacy shapes: 2026-07-28 and 2025-06-18",
-        plan_13,
-    ),
-    (
-        14,
-        "Rejected: a Tool without outputVariants under 2026-12-01",
-        plan_14,
-    ),
-    (
-        15,
-        "Unrequested outputs and _meta never reach the model or the App View",
-        plan_15,
-    ),
+    (6, "Apps call: assistant/content + io.modelcontextprotocol/ui/structured", plan_06),
+    (7, "Rejected: a tool declaration without assistant/content", plan_07),
+    (8, "App-only call requesting io.modelcontextprotocol/ui/structured", plan_08),
+    (9, "App-only call without requestedOutputs: the assistant/content fallback", plan_09),
+    (10, "Rejected: undeclared and unnegotiated selectors", plan_10),
+    (11, "Independent validation of the programmatic and App schemas", plan_11),
+    (12, "No requestedOutputs under 2026-07-28 (legacy Apps flow)", plan_12),
+    (13, "Versioned projection to the legacy shapes: 2026-07-28 and 2025-06-18", plan_13),
+    (14, "Rejected: a Tool without outputVariants under 2026-12-01", plan_14),
+    (15, "Unrequested outputs and _meta never reach the model or the App View", plan_15),
 ];
 
 fn main() -> ExitCode {
@@ -118,14 +74,11 @@ fn main() -> ExitCode {
         Ok(selected) => selected,
         Err(arg) => {
             eprintln!("walkthrough: unknown argument {arg:?}");
-            eprintln!(
-                "usage: walkthrough [SCENARIO-NUMBER ...]   (1..15, e.g. `6 15` or `PLAN-6`)"
-            );
+            eprintln!("usage: walkthrough [SCENARIO-NUMBER ...]   (1..15, e.g. `6 15` or `PLAN-6`)");
             return ExitCode::from(2);
         }
     };
-    let color = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = Out::new(color);
     let world = match World::load() {
         Ok(world) => world,
@@ -157,10 +110,7 @@ fn main() -> ExitCode {
         let line = out.paint(BOLD_GREEN, &summary);
         out.raw(&line);
     } else {
-        let line = out.paint(
-            BOLD_RED,
-            &format!("{summary}; not as expected: {}", failed.join(", ")),
-        );
+        let line = out.paint(BOLD_RED, &format!("{summary}; not as expected: {}", failed.join(", ")));
         out.raw(&line);
     }
     out.flush();
@@ -176,10 +126,7 @@ fn selected_scenarios() -> Result<Vec<u8>, String> {
     std::env::args()
         .skip(1)
         .map(|arg| {
-            let digits = arg
-                .strip_prefix("PLAN-")
-                .or_else(|| arg.strip_prefix("plan-"))
-                .unwrap_or(&arg);
+            let digits = arg.strip_prefix("PLAN-").or_else(|| arg.strip_prefix("plan-")).unwrap_or(&arg);
             match digits.parse::<u8>() {
                 Ok(n) if (1..=15).contains(&n) => Ok(n),
                 _ => Err(arg.clone()),
@@ -226,23 +173,14 @@ fn intro(world: &World, out: &mut Out) {
         0,
     );
     out.blank();
-    let tools: Vec<String> = world
-        .tools
-        .iter()
-        .map(|t| format!("{} ({})", t.name(), t.declaration().variants().len()))
-        .collect();
+    let tools: Vec<String> =
+        world.tools.iter().map(|t| format!("{} ({})", t.name(), t.declaration().variants().len())).collect();
     out.step(
         "Server",
-        &format!(
-            "declares its tools once (ServerTool::declare), with their variant counts: {}",
-            tools.join(", ")
-        ),
+        &format!("declares its tools once (ServerTool::declare), with their variant counts: {}", tools.join(", ")),
     );
     out.kv_json("capabilities", &world.server_caps);
-    out.step(
-        "Hosts",
-        "a chat host without extensions and an Apps host; their capabilities:",
-    );
+    out.step("Hosts", "a chat host without extensions and an Apps host; their capabilities:");
     out.kv_json("chat host", &world.client_caps("chat"));
     out.kv_json("Apps host", &world.client_caps("apps"));
 }
@@ -259,12 +197,7 @@ fn plan_01(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "chat host", "chat", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("search_customers", Ask::Mode(Mode::Conversational)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("search_customers", Ask::Mode(Mode::Conversational)))?;
     let produced = w.produced("search_customers")?;
     let mut c = Checks::default();
     c.check(
@@ -285,10 +218,7 @@ fn plan_01(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         names(&x.routed.model) == ["assistant/content"] && x.routed.nothing_else_than_model(),
         "model context gets it; no other consumer gets anything (ROUTE-1)",
     );
-    c.check(
-        x.routed.dropped_meta(TRACE_META),
-        "the trace _meta entry reaches no consumer (META-1)",
-    );
+    c.check(x.routed.dropped_meta(TRACE_META), "the trace _meta entry reaches no consumer (META-1)");
     Ok(c)
 }
 
@@ -299,13 +229,7 @@ fn plan_02(w: &World, out: &mut Out) -> Result<Checks, Fail> {
          the code it runs. No text mirror is paid for.",
         2,
     );
-    let host = Host::connect(
-        w,
-        "code-mode host",
-        "chat",
-        V2026_12_01,
-        Session::PerRequest,
-    );
+    let host = Host::connect(w, "code-mode host", "chat", V2026_12_01, Session::PerRequest);
     let call = Call::new("search_customers", Ask::Mode(Mode::Code)).with_schemas();
     let x = exchange(w, out, &host, call)?;
     let produced = w.produced("search_customers")?;
@@ -349,14 +273,10 @@ fn plan_03(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     let produced = w.produced("search_customers")?;
     let assistant_schema = w.declared_schema("search_customers", "assistant", "structured");
     let mut c = Checks::default();
-    c.check(
-        requested_names(&x.params) == ["assistant/structured"],
-        "requestedOutputs is [assistant/structured]",
-    );
+    c.check(requested_names(&x.params) == ["assistant/structured"], "requestedOutputs is [assistant/structured]");
     c.check(
         schema_shown(&x.plan, "assistant/structured") == assistant_schema
-            && assistant_schema
-                != w.declared_schema("search_customers", "programmatic", "structured"),
+            && assistant_schema != w.declared_schema("search_customers", "programmatic", "structured"),
         "the schema shown is assistant/structured's, not the programmatic one (SEL-7, DECL-8)",
     );
     c.check(
@@ -369,10 +289,7 @@ fn plan_03(w: &World, out: &mut Out) -> Result<Checks, Fail> {
                 == find_output(produced, "assistant/structured")?["structuredContent"],
         "model context gets the structured value (ROUTE-1)",
     );
-    c.check(
-        x.routed.nothing_else_than_model(),
-        "no other consumer gets anything",
-    );
+    c.check(x.routed.nothing_else_than_model(), "no other consumer gets anything");
     Ok(c)
 }
 
@@ -384,48 +301,30 @@ fn plan_04(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "chat host", "chat", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("generate_images", Ask::Mode(Mode::UserMedia)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("generate_images", Ask::Mode(Mode::UserMedia)))?;
     let produced = w.produced("generate_images")?;
     let images = x
         .routed
         .user
         .first()
         .and_then(|o| o["content"].as_array())
-        .map_or(0, |blocks| {
-            blocks
-                .iter()
-                .filter(|b| b["type"] == json!("image"))
-                .count()
-        });
+        .map_or(0, |blocks| blocks.iter().filter(|b| b["type"] == json!("image")).count());
     let mut c = Checks::default();
-    c.check(
-        requested_names(&x.params) == ["user/content"],
-        "requestedOutputs is [user/content]",
-    );
-    c.check(
-        names(&x.routed.user) == ["user/content"] && images == 2,
-        "the user's view gets both images (ROUTE-2)",
-    );
+    c.check(requested_names(&x.params) == ["user/content"], "requestedOutputs is [user/content]");
+    c.check(names(&x.routed.user) == ["user/content"] && images == 2, "the user's view gets both images (ROUTE-2)");
     c.check(
         x.routed.model.is_empty(),
         "model context gets nothing, not even the assistant/content the tool computed (ROUTE-2)",
     );
     c.check(
-        !contains_subtree(
-            &x.result,
-            &find_output(produced, "assistant/content")?["content"],
-        ),
+        !contains_subtree(&x.result, &find_output(produced, "assistant/content")?["content"]),
         "the computed assistant text was never sent (RES-2)",
     );
     c.check(
-        x.routed.diagnostics.iter().any(|(code, path)| {
-            code == "annotation-audience-conflict" && path == "/outputs/0/content/1"
-        }),
+        x.routed
+            .diagnostics
+            .iter()
+            .any(|(code, path)| code == "annotation-audience-conflict" && path == "/outputs/0/content/1"),
         "the annotated image is a diagnostic (annotation-audience-conflict), and still goes to \
          the user (AUD-2)",
     );
@@ -439,26 +338,14 @@ fn plan_05(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "chat host", "chat", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("search_customers", Ask::Mode(Mode::HostTable)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("search_customers", Ask::Mode(Mode::HostTable)))?;
     let produced = w.produced("search_customers")?;
     let mut c = Checks::default();
-    c.check(
-        requested_names(&x.params) == ["user/structured"],
-        "requestedOutputs is [user/structured]",
-    );
-    c.check(
-        output_names(&x.result) == ["user/structured"],
-        "the result holds only user/structured",
-    );
+    c.check(requested_names(&x.params) == ["user/structured"], "requestedOutputs is [user/structured]");
+    c.check(output_names(&x.result) == ["user/structured"], "the result holds only user/structured");
     c.check(
         names(&x.routed.user) == ["user/structured"]
-            && x.routed.user[0]["structuredContent"]
-                == find_output(produced, "user/structured")?["structuredContent"],
+            && x.routed.user[0]["structuredContent"] == find_output(produced, "user/structured")?["structuredContent"],
         "the user's view gets the array, valid against the user schema (ROUTE-2, RES-4)",
     );
     c.check(
@@ -476,20 +363,13 @@ fn plan_06(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("search_customers", Ask::Mode(Mode::Apps)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("search_customers", Ask::Mode(Mode::Apps)))?;
     let produced = w.produced("search_customers")?;
     let assistant = find_output(produced, "assistant/content")?;
     let ui = find_output(produced, UI_STRUCTURED)?;
     let view = x.routed.view.clone().unwrap_or(Value::Null);
-    let view_meta_keys: Vec<&str> = view["_meta"]
-        .as_object()
-        .map(|m| m.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+    let view_meta_keys: Vec<&str> =
+        view["_meta"].as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
     let mut c = Checks::default();
     c.check(
         x.server_negotiated == host.conn.negotiated() && host.conn.negotiated() == [APPS_EXTENSION],
@@ -507,10 +387,7 @@ fn plan_06(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         output_names(&x.result) == ["assistant/content", UI_STRUCTURED],
         "the result holds exactly those two outputs (RES-1, RES-2)",
     );
-    c.check(
-        x.routed.model == [assistant.clone()],
-        "model context gets exactly the assistant output (APP-2)",
-    );
+    c.check(x.routed.model == [assistant.clone()], "model context gets exactly the assistant output (APP-2)");
     c.check(
         view["structuredContent"] == ui["structuredContent"]
             && view_meta_keys == [APPS_EXTENSION]
@@ -518,8 +395,7 @@ fn plan_06(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         "the View gets the ui value and the ui _meta entry alone (APP-5)",
     );
     c.check(
-        !contains_subtree(&view, &assistant["content"])
-            && !contains_subtree(&view, &produced["_meta"][TRACE_META]),
+        !contains_subtree(&view, &assistant["content"]) && !contains_subtree(&view, &produced["_meta"][TRACE_META]),
         "neither the assistant text nor the trace _meta crosses the View boundary (APP-5)",
     );
     c.check(
@@ -542,21 +418,14 @@ fn plan_07(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     for (i, entry) in invalid.iter().enumerate() {
         let tool = &entry["tool"];
         let name = tool["name"].as_str().unwrap_or("?");
-        out.step(
-            "Declaration",
-            &format!("{name}: {}", entry["why"].as_str().unwrap_or_default()),
-        );
+        out.step("Declaration", &format!("{name}: {}", entry["why"].as_str().unwrap_or_default()));
         out.json(&json!({ "outputVariants": tool["outputVariants"] }), 4, 3);
         out.step("Server", "ServerTool::declare(tool)");
         let declared = ServerTool::declare(tool, None, &w.config);
         let id = json!(i + 1);
         match &declared {
             Ok(_) => out.note(4, "declared: accepted (unexpected)"),
-            Err(e) => out.error(
-                e,
-                Some(&id),
-                "JSON-RPC error, if a tools/list request met it",
-            ),
+            Err(e) => out.error(e, Some(&id), "JSON-RPC error, if a tools/list request met it"),
         }
         c.check(
             declared.as_ref().err().map(Error::code) == Some(ErrorCode::MissingAssistantContent)
@@ -575,8 +444,7 @@ fn plan_07(w: &World, out: &mut Out) -> Result<Checks, Fail> {
                 Err(e) => out.error(e, None, ""),
             }
             c.check(
-                accepted.as_ref().err().map(Error::code)
-                    == Some(ErrorCode::MissingAssistantContent),
+                accepted.as_ref().err().map(Error::code) == Some(ErrorCode::MissingAssistantContent),
                 &format!("{name}: the host rejects it too, with Apps negotiated (DECL-2, PLAN-7)"),
             );
         }
@@ -591,12 +459,7 @@ fn plan_08(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("refresh_dashboard", Ask::Mode(Mode::AppOnly)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("refresh_dashboard", Ask::Mode(Mode::AppOnly)))?;
     let produced = w.produced("refresh_dashboard")?;
     let view = x.routed.view.clone().unwrap_or(Value::Null);
     let mut c = Checks::default();
@@ -621,10 +484,7 @@ fn plan_08(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         x.routed.model.is_empty() && x.routed.user.is_empty() && x.routed.program.is_empty(),
         "model context gets nothing",
     );
-    c.check(
-        x.routed.dropped_meta(TRACE_META),
-        "the trace _meta is dropped (META-1)",
-    );
+    c.check(x.routed.dropped_meta(TRACE_META), "the trace _meta is dropped (META-1)");
     Ok(c)
 }
 
@@ -635,28 +495,13 @@ fn plan_09(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("refresh_dashboard", Ask::Mode(Mode::Conversational)),
-    )?;
-    out.step(
-        "Chat host",
-        "without Apps, the same tools/list entry carries the fallback only:",
-    );
+    let x = exchange(w, out, &host, Call::new("refresh_dashboard", Ask::Mode(Mode::Conversational)))?;
+    out.step("Chat host", "without Apps, the same tools/list entry carries the fallback only:");
     let chat = Host::connect(w, "chat host", "chat", V2026_12_01, Session::PerRequest);
     let chat_entry = w.list_tool(&chat, "refresh_dashboard")?;
-    out.json(
-        &json!({ "outputVariants": chat_entry["outputVariants"] }),
-        4,
-        3,
-    );
+    out.json(&json!({ "outputVariants": chat_entry["outputVariants"] }), 4, 3);
     let mut c = Checks::default();
-    c.check(
-        x.params.get("requestedOutputs").is_none(),
-        "the request omits requestedOutputs",
-    );
+    c.check(x.params.get("requestedOutputs").is_none(), "the request omits requestedOutputs");
     c.check(
         output_names(&x.result) == ["assistant/content"],
         "the server returns the assistant/content fallback only (APP-4, SEL-8)",
@@ -686,12 +531,7 @@ fn plan_10(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     let host = Host::connect(w, "chat host", "chat", V2026_12_01, Session::PerRequest);
     out.step(
         "Connection",
-        &format!(
-            "{} · {} · negotiated {}",
-            host.label,
-            host.version,
-            list_or_none(host.conn.negotiated())
-        ),
+        &format!("{} · {} · negotiated {}", host.label, host.version, list_or_none(host.conn.negotiated())),
     );
     let cases = [
         (
@@ -712,15 +552,9 @@ fn plan_10(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         out.blank();
         out.note(2, &format!("Case {}: {what}", i + 1));
         let entry = w.list_tool(&host, tool)?;
-        out.step(
-            "tools/list",
-            &format!("{tool} advertises {}", variant_names(&entry).join(", ")),
-        );
+        out.step("tools/list", &format!("{tool} advertises {}", variant_names(&entry).join(", ")));
         let received = ReceivedTool::accept(&entry, &host.conn)?;
-        out.step(
-            "Host plan",
-            &format!("mode {} → ReceivedTool::plan_mode", mode.as_str()),
-        );
+        out.step("Host plan", &format!("mode {} → ReceivedTool::plan_mode", mode.as_str()));
         let planned = received.plan_mode(mode, &PlanOptions::default());
         match &planned {
             Ok(plan) => out.note(4, &format!("planned {} (unexpected)", plan_text(plan))),
@@ -783,10 +617,7 @@ fn plan_11(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     );
 
     out.blank();
-    out.note(
-        2,
-        "A buggy tool puts the code-mode payload into its App output as well:",
-    );
+    out.note(2, "A buggy tool puts the code-mode payload into its App output as well:");
     let buggy = w.produced("search_customers/ui-holds-programmatic-data")?;
     let bad_ui = find_output(buggy, UI_STRUCTURED)?;
     out.json(bad_ui, 4, 5);
@@ -803,10 +634,7 @@ fn plan_11(w: &World, out: &mut Out) -> Result<Checks, Fail> {
              programmatic/structured schema)"
         ),
     );
-    out.step(
-        "Server",
-        "ServerTool::respond validates each output against its own variant:",
-    );
+    out.step("Server", "ServerTool::respond validates each output against its own variant:");
     let answered = w.serve_call(&host, &x.params, buggy);
     match &answered {
         Ok(result) => {
@@ -815,24 +643,16 @@ fn plan_11(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         }
         Err(e) => out.error(e, Some(&json!(2)), "JSON-RPC error response"),
     }
-    c.check(
-        fits_programmatic,
-        "the faulty App value is valid against the programmatic schema...",
-    );
+    c.check(fits_programmatic, "the faulty App value is valid against the programmatic schema...");
     c.check(
         answered.as_ref().err().map(Error::code) == Some(ErrorCode::SchemaViolation)
             && answered.as_ref().err().and_then(Error::jsonrpc_code) == Some(-32603),
         "...yet the server rejects its own result: schema-violation, -32603 (RES-4, SEC-2)",
     );
-    out.step(
-        "Host",
-        "a server that does not validate sends it anyway; ReceivedTool::route checks first:",
-    );
+    out.step("Host", "a server that does not validate sends it anyway; ReceivedTool::route checks first:");
     let bad_result = w.non_conforming_result("plan-11")?;
     out.json(bad_result, 4, 4);
-    let routed = x
-        .received
-        .route(x.params.get("requestedOutputs"), bad_result);
+    let routed = x.received.route(x.params.get("requestedOutputs"), bad_result);
     match &routed {
         Ok(_) => out.note(4, "routed (unexpected)"),
         Err(e) => out.error(e, None, ""),
@@ -852,31 +672,16 @@ fn plan_12(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_07_28, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("refresh_dashboard", Ask::Mode(Mode::Conversational)),
-    )?;
-    out.step(
-        "Host plan",
-        "the same host in mode apps: the planner refuses anything but the fallback",
-    );
+    let x = exchange(w, out, &host, Call::new("refresh_dashboard", Ask::Mode(Mode::Conversational)))?;
+    out.step("Host plan", "the same host in mode apps: the planner refuses anything but the fallback");
     let refused = x.received.plan_mode(Mode::Apps, &PlanOptions::default());
     match &refused {
         Ok(plan) => out.note(4, &format!("planned {} (unexpected)", plan_text(plan))),
         Err(e) => out.error(e, None, ""),
     }
-    out.step(
-        "tools/call",
-        "a buggy host sends requestedOutputs anyway under 2026-07-28:",
-    );
+    out.step("tools/call", "a buggy host sends requestedOutputs anyway under 2026-07-28:");
     let requested = selection::to_json(&Mode::Apps.consumers());
-    let params = host.call_params(
-        "refresh_dashboard",
-        &w.arguments("refresh_dashboard"),
-        Some(requested),
-    );
+    let params = host.call_params("refresh_dashboard", &w.arguments("refresh_dashboard"), Some(requested));
     out.json(&params, 4, 6);
     out.step("Server", "ServerTool::respond");
     let answered = w.serve_call(&host, &params, w.produced("refresh_dashboard")?);
@@ -899,8 +704,7 @@ fn plan_12(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     c.check(
         x.advertised.get("outputVariants").is_none()
             && x.advertised.get("outputSchema")
-                == w.declared_schema("refresh_dashboard", APPS_EXTENSION, "structured")
-                    .as_ref(),
+                == w.declared_schema("refresh_dashboard", APPS_EXTENSION, "structured").as_ref(),
         "tools/list: legacy Tool, outputSchema from the ui variant (LEG-1, APP-7)",
     );
     c.check(
@@ -911,17 +715,12 @@ fn plan_12(w: &World, out: &mut Out) -> Result<Checks, Fail> {
          no mirror (LEG-2, LEG-4)",
     );
     c.check(
-        !contains_subtree(&model, ui_value)
-            && !shares_distinctive(&model, ui_value, &x.routed.model),
+        !contains_subtree(&model, ui_value) && !shares_distinctive(&model, ui_value, &x.routed.model),
         "the View data is not in model context",
     );
+    c.check(x.routed.view.as_ref() == Some(&x.result), "the View gets the whole legacy result (APP-6)");
     c.check(
-        x.routed.view.as_ref() == Some(&x.result),
-        "the View gets the whole legacy result (APP-6)",
-    );
-    c.check(
-        answered.as_ref().err().map(Error::code)
-            == Some(ErrorCode::RequestedOutputsOnLegacyVersion)
+        answered.as_ref().err().map(Error::code) == Some(ErrorCode::RequestedOutputsOnLegacyVersion)
             && answered.as_ref().err().and_then(Error::jsonrpc_code) == Some(-32602),
         "the server rejects requestedOutputs under 2026-07-28: -32602 (SEL-2)",
     );
@@ -937,12 +736,7 @@ fn plan_13(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "chat host", "chat", V2026_07_28, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("search_customers", Ask::Mode(Mode::Conversational)),
-    )?;
+    let x = exchange(w, out, &host, Call::new("search_customers", Ask::Mode(Mode::Conversational)))?;
     let produced = w.produced("search_customers")?;
     let assistant_structured = &find_output(produced, "assistant/structured")?["structuredContent"];
     let programmatic = &find_output(produced, "programmatic/structured")?["structuredContent"];
@@ -950,8 +744,7 @@ fn plan_13(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     c.check(
         x.advertised.get("outputVariants").is_none()
             && x.advertised.get("outputSchema")
-                == w.declared_schema("search_customers", "assistant", "structured")
-                    .as_ref(),
+                == w.declared_schema("search_customers", "assistant", "structured").as_ref(),
         "2026-07-28 Tool: no outputVariants; outputSchema is assistant/structured's (LEG-1)",
     );
     c.check(
@@ -960,19 +753,10 @@ fn plan_13(w: &World, out: &mut Out) -> Result<Checks, Fail> {
             && x.result.get("structuredContent") == Some(assistant_structured),
         "2026-07-28 result: resultType, structuredContent from assistant/structured (LEG-2, LEG-6)",
     );
+    c.check(last_block_mirrors(&x.result), "the last content block is the JSON text of structuredContent (LEG-4)");
+    c.check(!contains_subtree(&x.result, programmatic), "the programmatic data is not projected anywhere (LEG-1)");
     c.check(
-        last_block_mirrors(&x.result),
-        "the last content block is the JSON text of structuredContent (LEG-4)",
-    );
-    c.check(
-        !contains_subtree(&x.result, programmatic),
-        "the programmatic data is not projected anywhere (LEG-1)",
-    );
-    c.check(
-        x.routed
-            .dropped
-            .iter()
-            .any(|d| d == &json!({ "legacy": "structuredContent" }))
+        x.routed.dropped.iter().any(|d| d == &json!({ "legacy": "structuredContent" }))
             && names(&x.routed.model) == ["assistant/content"],
         "the host gives content to the model and structuredContent to no one (LEG-5)",
     );
@@ -985,14 +769,8 @@ fn plan_13(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let old = Host::connect(w, "chat host", "chat", V2025_06_18, Session::Initialize);
-    let y = exchange(
-        w,
-        out,
-        &old,
-        Call::new("list_regions", Ask::Mode(Mode::Conversational)),
-    )?;
-    let regions =
-        &find_output(w.produced("list_regions")?, "assistant/structured")?["structuredContent"];
+    let y = exchange(w, out, &old, Call::new("list_regions", Ask::Mode(Mode::Conversational)))?;
+    let regions = &find_output(w.produced("list_regions")?, "assistant/structured")?["structuredContent"];
     let array_schema = w.declared_schema("list_regions", "assistant", "structured");
     let schema = &y.advertised["outputSchema"];
     c.check(
@@ -1009,10 +787,7 @@ fn plan_13(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         y.result.get("resultType").is_none() && y.params.get("_meta").is_none(),
         "2025-06-18: no resultType, no per-request _meta (the version came from initialize)",
     );
-    c.check(
-        last_block_mirrors(&y.result),
-        "the wrapped value is mirrored as JSON text (LEG-4)",
-    );
+    c.check(last_block_mirrors(&y.result), "the wrapped value is mirrored as JSON text (LEG-4)");
     Ok(c)
 }
 
@@ -1029,13 +804,7 @@ fn plan_14(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     for (i, entry) in legacy_tools.iter().enumerate() {
         let tool = &entry["tool"];
         let name = tool["name"].as_str().unwrap_or("?");
-        out.step(
-            "tools/list",
-            &format!(
-                "entry for {name}: {}",
-                entry["why"].as_str().unwrap_or_default()
-            ),
-        );
+        out.step("tools/list", &format!("entry for {name}: {}", entry["why"].as_str().unwrap_or_default()));
         out.json(tool, 4, 2);
         out.step("Host", "ReceivedTool::accept under 2026-12-01");
         let accepted = ReceivedTool::accept(tool, &host.conn);
@@ -1046,17 +815,10 @@ fn plan_14(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         if i == 0 {
             c.check(
                 accepted.as_ref().err().map(Error::code) == Some(ErrorCode::MissingOutputVariants)
-                    && accepted
-                        .as_ref()
-                        .err()
-                        .and_then(Error::jsonrpc_code)
-                        .is_none(),
+                    && accepted.as_ref().err().and_then(Error::jsonrpc_code).is_none(),
                 &format!("{name}: rejected with missing-output-variants, a local error (VER-2)"),
             );
-            out.step(
-                "Server SDK",
-                "and this crate's server side will not declare such a tool at all:",
-            );
+            out.step("Server SDK", "and this crate's server side will not declare such a tool at all:");
             let declared = ServerTool::declare(tool, None, &w.config);
             match &declared {
                 Ok(_) => out.note(4, "declared (unexpected)"),
@@ -1077,25 +839,14 @@ fn plan_14(w: &World, out: &mut Out) -> Result<Checks, Fail> {
             );
         }
     }
-    out.step(
-        "Host",
-        "repeats tools/list under 2026-07-28, where the legacy shape is the right one:",
-    );
+    out.step("Host", "repeats tools/list under 2026-07-28, where the legacy shape is the right one:");
     let older = Host::connect(w, "chat host", "chat", V2026_07_28, Session::PerRequest);
-    let all_ok = legacy_tools
-        .iter()
-        .all(|entry| ReceivedTool::accept(&entry["tool"], &older.conn).is_ok());
+    let all_ok = legacy_tools.iter().all(|entry| ReceivedTool::accept(&entry["tool"], &older.conn).is_ok());
     out.note(
         4,
-        &format!(
-            "ReceivedTool::accept under 2026-07-28: {}",
-            if all_ok { "both accepted" } else { "rejected" }
-        ),
+        &format!("ReceivedTool::accept under 2026-07-28: {}", if all_ok { "both accepted" } else { "rejected" }),
     );
-    c.check(
-        all_ok,
-        "under 2026-07-28 the same Tools are accepted: the version alone picks the shape (VER-1)",
-    );
+    c.check(all_ok, "under 2026-07-28 the same Tools are accepted: the version alone picks the shape (VER-1)");
     Ok(c)
 }
 
@@ -1109,12 +860,7 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         2,
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_12_01, Session::PerRequest);
-    let x = exchange(
-        w,
-        out,
-        &host,
-        Call::new("search_customers", Ask::Mode(Mode::Apps)).quiet_routing(),
-    )?;
+    let x = exchange(w, out, &host, Call::new("search_customers", Ask::Mode(Mode::Apps)).quiet_routing())?;
     let produced = w.produced("search_customers")?;
     let model = Value::Array(x.routed.model.clone());
     let view = x.routed.view.clone().unwrap_or(Value::Null);
@@ -1122,27 +868,15 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     // What legitimately crossed the wire: the requested outputs and the result _meta.
     let requested_parts: Vec<Value> = produced["outputs"]
         .as_array()
-        .map(|outputs| {
-            outputs
-                .iter()
-                .filter(|o| requested.contains(&selector_name(o)))
-                .cloned()
-                .collect()
-        })
+        .map(|outputs| outputs.iter().filter(|o| requested.contains(&selector_name(o))).cloned().collect())
         .unwrap_or_default();
     let mut on_wire_parts = requested_parts.clone();
     on_wire_parts.push(produced["_meta"].clone());
 
-    out.step(
-        "Proof",
-        "searched at run time in the JSON each consumer received",
-    );
+    out.step("Proof", "searched at run time in the JSON each consumer received");
     let mut c = Checks::default();
-    let places: [(&str, &Value); 3] = [
-        ("on the wire", &x.result),
-        ("in model context", &model),
-        ("in App View", &view),
-    ];
+    let places: [(&str, &Value); 3] =
+        [("on the wire", &x.result), ("in model context", &model), ("in App View", &view)];
     for output in produced["outputs"].as_array().into_iter().flatten() {
         let name = selector_name(output);
         if requested.contains(&name) {
@@ -1150,10 +884,7 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         }
         let payload = payload_of(output);
         let tokens = distinctive_tokens(payload, &on_wire_parts);
-        out.note(
-            4,
-            &format!("unrequested {name}  (distinctive: {})", sample(&tokens)),
-        );
+        out.note(4, &format!("unrequested {name}  (distinctive: {})", sample(&tokens)));
         let mut marks = Vec::new();
         for (place, hay) in places {
             let absent = !contains_subtree(hay, payload) && !has_any_token(hay, &tokens);
@@ -1165,10 +896,7 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     for (key, value) in produced["_meta"].as_object().into_iter().flatten() {
         let mut tokens = distinctive_tokens(value, &requested_parts);
         tokens.insert(Token::Key(key.clone()));
-        out.note(
-            4,
-            &format!("_meta[\"{key}\"]  (distinctive: {})", sample(&tokens)),
-        );
+        out.note(4, &format!("_meta[\"{key}\"]  (distinctive: {})", sample(&tokens)));
         let in_model = contains_subtree(&model, value) || has_any_token(&model, &tokens);
         let in_view = view["_meta"].get(key) == Some(value);
         let mut marks = vec![out.mark(!in_model, "not in model context")];
@@ -1189,15 +917,10 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     let assistant = find_output(produced, "assistant/content")?;
     let ui = find_output(produced, UI_STRUCTURED)?;
     out.note(4, "requested outputs, each at its own consumer only");
-    let a_ok =
-        x.routed.model == [assistant.clone()] && !contains_subtree(&view, &assistant["content"]);
+    let a_ok = x.routed.model == [assistant.clone()] && !contains_subtree(&view, &assistant["content"]);
     let u_ok = view["structuredContent"] == ui["structuredContent"]
         && !contains_subtree(&model, &ui["structuredContent"])
-        && !shares_distinctive(
-            &model,
-            &ui["structuredContent"],
-            std::slice::from_ref(assistant),
-        );
+        && !shares_distinctive(&model, &ui["structuredContent"], std::slice::from_ref(assistant));
     c.check(a_ok, "assistant/content: in model context, not in App View");
     c.check(u_ok, "ui/structured: in App View, not in model context");
     let marks = [
@@ -1208,10 +931,8 @@ fn plan_15(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     let total = c.items.len();
     let passed = c.items.iter().filter(|(ok, _)| *ok).count();
     let mut summary = Checks::default();
-    summary.check(
-        passed == total,
-        &format!("{passed} of {total} presence checks hold (PLAN-15, META-1, RES-2, APP-5)"),
-    );
+    summary
+        .check(passed == total, &format!("{passed} of {total} presence checks hold (PLAN-15, META-1, RES-2, APP-5)"));
     for (ok, label) in c.items.into_iter().filter(|(ok, _)| !ok) {
         summary.check(ok, &label);
     }
@@ -1247,28 +968,19 @@ struct World {
 
 impl World {
     fn load() -> Result<World, String> {
-        let fixtures: Value =
-            serde_json::from_str(TOOLS_JSON).map_err(|e| format!("fixtures/tools.json: {e}"))?;
-        let calls: Value = serde_json::from_str(PRODUCED_JSON)
-            .map_err(|e| format!("fixtures/produced.json: {e}"))?;
+        let fixtures: Value = serde_json::from_str(TOOLS_JSON).map_err(|e| format!("fixtures/tools.json: {e}"))?;
+        let calls: Value = serde_json::from_str(PRODUCED_JSON).map_err(|e| format!("fixtures/produced.json: {e}"))?;
         let config = Config::new();
         let tools = fixtures["tools"]
             .as_array()
             .ok_or("fixtures/tools.json has no tools array")?
             .iter()
             .map(|tool| {
-                ServerTool::declare(tool, None, &config)
-                    .map_err(|e| format!("declaring {}: {e}", tool["name"]))
+                ServerTool::declare(tool, None, &config).map_err(|e| format!("declaring {}: {e}", tool["name"]))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let server_caps = fixtures["serverCapabilities"].clone();
-        Ok(World {
-            config,
-            fixtures,
-            calls,
-            server_caps,
-            tools,
-        })
+        Ok(World { config, fixtures, calls, server_caps, tools })
     }
 
     fn tool(&self, name: &str) -> Result<&ServerTool, Fail> {
@@ -1283,9 +995,7 @@ impl World {
     }
 
     fn produced(&self, key: &str) -> Result<&Value, Fail> {
-        self.calls["produced"]
-            .get(key)
-            .ok_or_else(|| Fail::Setup(format!("fixtures/produced.json has no {key}")))
+        self.calls["produced"].get(key).ok_or_else(|| Fail::Setup(format!("fixtures/produced.json has no {key}")))
     }
 
     fn non_conforming_result(&self, key: &str) -> Result<&Value, Fail> {
@@ -1295,24 +1005,16 @@ impl World {
     }
 
     fn arguments(&self, tool: &str) -> Value {
-        self.calls["arguments"]
-            .get(tool)
-            .cloned()
-            .unwrap_or_else(|| json!({}))
+        self.calls["arguments"].get(tool).cloned().unwrap_or_else(|| json!({}))
     }
 
     fn fixture_list(&self, key: &str) -> Result<&Vec<Value>, Fail> {
-        self.fixtures[key]
-            .as_array()
-            .ok_or_else(|| Fail::Setup(format!("fixtures/tools.json has no {key} list")))
+        self.fixtures[key].as_array().ok_or_else(|| Fail::Setup(format!("fixtures/tools.json has no {key} list")))
     }
 
     /// The schema the fixture declaration gives a variant (what a check compares against).
     fn declared_schema(&self, tool: &str, audience: &str, format: &str) -> Option<Value> {
-        self.fixtures["tools"]
-            .as_array()?
-            .iter()
-            .find(|t| t["name"] == json!(tool))?["outputVariants"]
+        self.fixtures["tools"].as_array()?.iter().find(|t| t["name"] == json!(tool))?["outputVariants"]
             .as_array()?
             .iter()
             .find(|v| v["audience"] == json!(audience) && v["format"] == json!(format))?
@@ -1350,11 +1052,7 @@ impl World {
             // Every scenario calls a declared tool; the fixtures are broken otherwise.
             panic!("tools/call for {name}, which the server does not declare");
         };
-        tool.respond(
-            &conn,
-            params.get("requestedOutputs"),
-            Produced::new(produced),
-        )
+        tool.respond(&conn, params.get("requestedOutputs"), Produced::new(produced))
     }
 }
 
@@ -1378,23 +1076,11 @@ struct Host {
 }
 
 impl Host {
-    fn connect(
-        w: &World,
-        label: &'static str,
-        kind: &str,
-        version: ProtocolVersion,
-        session: Session,
-    ) -> Host {
+    fn connect(w: &World, label: &'static str, kind: &str, version: ProtocolVersion, session: Session) -> Host {
         let caps = w.client_caps(kind);
         let negotiated = wire::negotiate(&caps, &w.server_caps);
         let conn = Connection::new(version, negotiated, Arc::clone(&w.config));
-        Host {
-            label,
-            caps,
-            version,
-            session,
-            conn,
-        }
+        Host { label, caps, version, session, conn }
     }
 
     fn request_meta(&self) -> Option<Value> {
@@ -1454,12 +1140,7 @@ struct Call {
 
 impl Call {
     fn new(tool: &'static str, ask: Ask) -> Self {
-        Call {
-            tool,
-            ask,
-            show_schemas: false,
-            show_routing: true,
-        }
+        Call { tool, ask, show_schemas: false, show_routing: true }
     }
 
     fn with_schemas(mut self) -> Self {
@@ -1497,49 +1178,29 @@ fn exchange(w: &World, out: &mut Out, host: &Host, call: Call) -> Result<Exchang
         ),
     );
     if host.session == Session::Initialize {
-        out.step(
-            "initialize",
-            "params (the version and capabilities hold for the whole session):",
-        );
+        out.step("initialize", "params (the version and capabilities hold for the whole session):");
         out.json(&host.initialize_params(), 4, 2);
     }
 
     let list_params = host.list_params();
     let server_conn = w.server_connection(host, &list_params)?;
     let advertised = server_tool.advertise(&server_conn);
-    let shape = if host.version.is_legacy() {
-        "legacy Tool shape"
-    } else {
-        "outputVariants for this connection"
-    };
-    out.step(
-        "tools/list",
-        &format!("the server's entry for {} ({shape}):", call.tool),
-    );
+    let shape = if host.version.is_legacy() { "legacy Tool shape" } else { "outputVariants for this connection" };
+    out.step("tools/list", &format!("the server's entry for {} ({shape}):", call.tool));
     out.json(&advertised, 4, 3);
 
     let received = ReceivedTool::accept(&advertised, &host.conn)?;
     let options = PlanOptions::default();
     let (plan, how) = match &call.ask {
-        Ask::Mode(mode) => (
-            received.plan_mode(*mode, &options)?,
-            format!("mode {}", mode.as_str()),
-        ),
-        Ask::Consumers(consumers) => (
-            received.plan_consumers(consumers, &options)?,
-            format!("consumers {}", selector_list(consumers)),
-        ),
+        Ask::Mode(mode) => (received.plan_mode(*mode, &options)?, format!("mode {}", mode.as_str())),
+        Ask::Consumers(consumers) => {
+            (received.plan_consumers(consumers, &options)?, format!("consumers {}", selector_list(consumers)))
+        }
     };
-    out.step(
-        "Host plan",
-        &format!("accepts the tool, plans {how} → {}", plan_text(&plan)),
-    );
+    out.step("Host plan", &format!("accepts the tool, plans {how} → {}", plan_text(&plan)));
     if call.show_schemas {
         for (selector, schema) in &plan.schemas {
-            out.note(
-                4,
-                &format!("schema shown to the model for {selector} (SEL-7):"),
-            );
+            out.note(4, &format!("schema shown to the model for {selector} (SEL-7):"));
             out.json(schema.as_ref().unwrap_or(&Value::Null), 6, 4);
         }
     }
@@ -1551,15 +1212,9 @@ fn exchange(w: &World, out: &mut Out, host: &Host, call: Call) -> Result<Exchang
     let produced = w.produced(call.tool)?;
     let call_conn = w.server_connection(host, &params)?;
     let server_negotiated = call_conn.negotiated().to_vec();
-    let result = server_tool.respond(
-        &call_conn,
-        params.get("requestedOutputs"),
-        Produced::new(produced),
-    )?;
-    let computed: Vec<String> = produced["outputs"]
-        .as_array()
-        .map(|o| o.iter().map(selector_name).collect())
-        .unwrap_or_default();
+    let result = server_tool.respond(&call_conn, params.get("requestedOutputs"), Produced::new(produced))?;
+    let computed: Vec<String> =
+        produced["outputs"].as_array().map(|o| o.iter().map(selector_name).collect()).unwrap_or_default();
     let source = match host.session {
         Session::PerRequest => "params._meta",
         Session::Initialize => "initialize",
@@ -1576,17 +1231,9 @@ fn exchange(w: &World, out: &mut Out, host: &Host, call: Call) -> Result<Exchang
         )
     } else {
         let sent = output_names(&result);
-        let unsent: Vec<String> = computed
-            .iter()
-            .filter(|c| !sent.contains(c))
-            .cloned()
-            .collect();
-        let mut text = format!(
-            "sends {} of the {} outputs the tool computed: {}",
-            sent.len(),
-            computed.len(),
-            sent.join(", ")
-        );
+        let unsent: Vec<String> = computed.iter().filter(|c| !sent.contains(c)).cloned().collect();
+        let mut text =
+            format!("sends {} of the {} outputs the tool computed: {}", sent.len(), computed.len(), sent.join(", "));
         if !unsent.is_empty() {
             text.push_str(&format!("; not sent: {}", unsent.join(", ")));
         }
@@ -1613,30 +1260,14 @@ fn exchange(w: &World, out: &mut Out, host: &Host, call: Call) -> Result<Exchang
             &format!(
                 "model context {} · App View {} · dropped {}",
                 list_or_none(&names(&routed.model)),
-                if routed.view.is_some() {
-                    "ui/notifications/tool-result"
-                } else {
-                    "(nothing)"
-                },
+                if routed.view.is_some() { "ui/notifications/tool-result" } else { "(nothing)" },
                 list_or_none(
-                    &routed
-                        .dropped
-                        .iter()
-                        .map(|d| compact(d, usize::MAX, None, usize::MAX))
-                        .collect::<Vec<_>>()
+                    &routed.dropped.iter().map(|d| compact(d, usize::MAX, None, usize::MAX)).collect::<Vec<_>>()
                 )
             ),
         );
     }
-    Ok(Exchange {
-        advertised,
-        received,
-        plan,
-        params,
-        result,
-        routed,
-        server_negotiated,
-    })
+    Ok(Exchange { advertised, received, plan, params, result, routed, server_negotiated })
 }
 
 /// A route as owned JSON, so it outlives the result it borrows from.
@@ -1678,10 +1309,7 @@ impl Routed {
     }
 
     fn nothing_else_than_model(&self) -> bool {
-        self.user.is_empty()
-            && self.program.is_empty()
-            && self.extensions.is_empty()
-            && self.view.is_none()
+        self.user.is_empty() && self.program.is_empty() && self.extensions.is_empty() && self.view.is_none()
     }
 }
 
@@ -1719,21 +1347,15 @@ fn names(outputs: &[Value]) -> Vec<String> {
 }
 
 fn variant_names(tool: &Value) -> Vec<String> {
-    tool["outputVariants"]
-        .as_array()
-        .map_or_else(Vec::new, |v| names(v))
+    tool["outputVariants"].as_array().map_or_else(Vec::new, |v| names(v))
 }
 
 fn output_names(result: &Value) -> Vec<String> {
-    result["outputs"]
-        .as_array()
-        .map_or_else(Vec::new, |v| names(v))
+    result["outputs"].as_array().map_or_else(Vec::new, |v| names(v))
 }
 
 fn requested_names(params: &Value) -> Vec<String> {
-    params["requestedOutputs"]
-        .as_array()
-        .map_or_else(Vec::new, |v| names(v))
+    params["requestedOutputs"].as_array().map_or_else(Vec::new, |v| names(v))
 }
 
 fn find_output<'v>(produced: &'v Value, name: &str) -> Result<&'v Value, Fail> {
@@ -1744,24 +1366,15 @@ fn find_output<'v>(produced: &'v Value, name: &str) -> Result<&'v Value, Fail> {
 }
 
 fn payload_of(output: &Value) -> &Value {
-    output
-        .get("structuredContent")
-        .or_else(|| output.get("content"))
-        .unwrap_or(&Value::Null)
+    output.get("structuredContent").or_else(|| output.get("content")).unwrap_or(&Value::Null)
 }
 
 fn schema_shown(plan: &Plan, name: &str) -> Option<Value> {
-    plan.schemas
-        .iter()
-        .find(|(s, _)| s.to_string() == name)
-        .and_then(|(_, schema)| schema.clone())
+    plan.schemas.iter().find(|(s, _)| s.to_string() == name).and_then(|(_, schema)| schema.clone())
 }
 
 fn last_block_mirrors(result: &Value) -> bool {
-    let last_text = result["content"]
-        .as_array()
-        .and_then(|blocks| blocks.last())
-        .and_then(|b| b["text"].as_str());
+    let last_text = result["content"].as_array().and_then(|blocks| blocks.last()).and_then(|b| b["text"].as_str());
     let parsed = last_text.and_then(|t| serde_json::from_str::<Value>(t).ok());
     parsed.is_some() && parsed.as_ref() == result.get("structuredContent")
 }
@@ -1854,10 +1467,7 @@ fn sample(tokens: &BTreeSet<Token>) -> String {
 }
 
 fn extension_ids(caps: &Value) -> Vec<String> {
-    caps["extensions"]
-        .as_object()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default()
+    caps["extensions"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default()
 }
 
 fn list_or_none<S: AsRef<str>>(items: &[S]) -> String {
@@ -1900,10 +1510,7 @@ struct Out {
 
 impl Out {
     fn new(color: bool) -> Self {
-        Out {
-            buf: String::new(),
-            color,
-        }
+        Out { buf: String::new(), color }
     }
 
     fn paint(&self, style: &str, text: &str) -> String {
@@ -2029,17 +1636,11 @@ impl Out {
             Some(code) => format!("JSON-RPC {code}"),
             None => "client-side, no JSON-RPC code".to_owned(),
         };
-        let head = format!(
-            "{} {}  ({rpc})",
-            self.paint(YELLOW, "\u{2298} rejected:"),
-            self.paint(BOLD, e.code().as_str())
-        );
+        let head =
+            format!("{} {}  ({rpc})", self.paint(YELLOW, "\u{2298} rejected:"), self.paint(BOLD, e.code().as_str()));
         self.raw(&format!("    {head}"));
-        let detail = if e.path().is_empty() {
-            e.message().to_owned()
-        } else {
-            format!("{} (at {})", e.message(), e.path())
-        };
+        let detail =
+            if e.path().is_empty() { e.message().to_owned() } else { format!("{} (at {})", e.message(), e.path()) };
         for line in wrap(&detail, WIDTH - 6) {
             let line = self.paint(DIM, &line);
             self.raw(&format!("      {line}"));
@@ -2051,10 +1652,7 @@ impl Out {
     }
 
     fn route(&mut self, routed: &Routed, legacy: bool) {
-        self.step(
-            "Routing",
-            "where the host delivers each part (ReceivedTool::route):",
-        );
+        self.step("Routing", "where the host delivers each part (ReceivedTool::route):");
         self.destination("Model context", &routed.model, legacy);
         self.destination("User view", &routed.user, false);
         self.destination("Program", &routed.program, false);
@@ -2139,11 +1737,8 @@ impl Out {
         }
         for (i, output) in outputs.iter().enumerate() {
             let name = selector_name(output);
-            let title = if legacy {
-                format!("{name}  (legacy content; to the model by host default, LEG-5)")
-            } else {
-                name
-            };
+            let title =
+                if legacy { format!("{name}  (legacy content; to the model by host default, LEG-5)") } else { name };
             self.row(if i == 0 { label } else { "" }, &title);
             let indent = ROUTE_COL + 2;
             if let Some(blocks) = output.get("content").and_then(Value::as_array) {
@@ -2203,8 +1798,7 @@ fn block_lines(block: &Value, indent: usize) -> Vec<String> {
             let lead = format!("{pad}text  ");
             let width = WIDTH - indent - 7;
             // JSON text (a legacy mirror) has no spaces worth breaking at.
-            let is_json =
-                serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array());
+            let is_json = serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array());
             let wrapped = if is_json {
                 let all: Vec<char> = quoted.chars().collect();
                 all.chunks(width).map(|c| c.iter().collect()).collect()
@@ -2214,13 +1808,7 @@ fn block_lines(block: &Value, indent: usize) -> Vec<String> {
             wrapped
                 .into_iter()
                 .enumerate()
-                .map(|(i, line)| {
-                    if i == 0 {
-                        format!("{lead}{line}")
-                    } else {
-                        format!("{pad}       {line}")
-                    }
-                })
+                .map(|(i, line)| if i == 0 { format!("{lead}{line}") } else { format!("{pad}       {line}") })
                 .collect()
         }
         "image" | "audio" => {
@@ -2249,11 +1837,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         loop {
             let line_len = line.chars().count();
             let word_len = word.chars().count();
-            let needed = if line.is_empty() {
-                word_len
-            } else {
-                line_len + 1 + word_len
-            };
+            let needed = if line.is_empty() { word_len } else { line_len + 1 + word_len };
             if needed <= width {
                 if !line.is_empty() {
                     line.push(' ');
@@ -2336,22 +1920,13 @@ fn compact(value: &Value, level: usize, key: Option<&str>, max_string: usize) ->
         Value::Object(map) => {
             let members: Vec<String> = map
                 .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "{}: {}",
-                        json_string(k),
-                        compact(v, level - 1, Some(k), max_string)
-                    )
-                })
+                .map(|(k, v)| format!("{}: {}", json_string(k), compact(v, level - 1, Some(k), max_string)))
                 .collect();
             format!("{{{}}}", members.join(", "))
         }
         Value::Array(items) => {
-            let mut shown: Vec<String> = items
-                .iter()
-                .take(INLINE_ITEMS)
-                .map(|v| compact(v, level - 1, key, max_string))
-                .collect();
+            let mut shown: Vec<String> =
+                items.iter().take(INLINE_ITEMS).map(|v| compact(v, level - 1, key, max_string)).collect();
             if items.len() > INLINE_ITEMS {
                 shown.push(format!("\u{2026}(+{} more)", items.len() - INLINE_ITEMS));
             }
@@ -2391,18 +1966,10 @@ fn fit(value: &Value, avail: usize, key: Option<&str>) -> String {
 /// A container with as many collapsed members as fit, then `…(+N more)`.
 fn trimmed(value: &Value, avail: usize) -> String {
     let (open, close, members): (&str, &str, Vec<String>) = match value {
-        Value::Object(map) => (
-            "{",
-            "}",
-            map.iter()
-                .map(|(k, v)| format!("{}: {}", json_string(k), compact(v, 0, Some(k), 16)))
-                .collect(),
-        ),
-        Value::Array(items) => (
-            "[",
-            "]",
-            items.iter().map(|v| compact(v, 0, None, 16)).collect(),
-        ),
+        Value::Object(map) => {
+            ("{", "}", map.iter().map(|(k, v)| format!("{}: {}", json_string(k), compact(v, 0, Some(k), 16))).collect())
+        }
+        Value::Array(items) => ("[", "]", items.iter().map(|v| compact(v, 0, None, 16)).collect()),
         other => return compact(other, 0, None, 16),
     };
     let total = members.len();
@@ -2425,13 +1992,7 @@ fn trimmed(value: &Value, avail: usize) -> String {
 }
 
 /// Arrays that are protocol structure, never cut: every entry matters to the reader.
-const STRUCTURAL: [&str; 5] = [
-    "outputVariants",
-    "outputs",
-    "requestedOutputs",
-    "content",
-    "tools",
-];
+const STRUCTURAL: [&str; 5] = ["outputVariants", "outputs", "requestedOutputs", "content", "tools"];
 
 /// Pretty JSON for a `WIDTH`-column terminal: a value that fits stays on one line; members
 /// that fit share lines; beyond `max_depth` levels containers are collapsed to one line;
@@ -2469,33 +2030,18 @@ fn members<'v>(value: &'v Value, key: Option<&str>) -> (Vec<(Option<&'v str>, &'
         Value::Object(map) => (map.iter().map(|(k, v)| (Some(k.as_str()), v)).collect(), 0),
         Value::Array(items) => {
             let structural = key.is_some_and(|k| STRUCTURAL.contains(&k));
-            let shown = if items.len() > MAX_ITEMS && !structural {
-                SHOWN_ITEMS
-            } else {
-                items.len()
-            };
-            (
-                items.iter().take(shown).map(|v| (None, v)).collect(),
-                items.len() - shown,
-            )
+            let shown = if items.len() > MAX_ITEMS && !structural { SHOWN_ITEMS } else { items.len() };
+            (items.iter().take(shown).map(|v| (None, v)).collect(), items.len() - shown)
         }
         _ => (Vec::new(), 0),
     }
 }
 
 fn member_prefix(key: Option<&str>) -> String {
-    key.map(|k| format!("{}: ", json_string(k)))
-        .unwrap_or_default()
+    key.map(|k| format!("{}: ", json_string(k))).unwrap_or_default()
 }
 
-fn layout(
-    value: &Value,
-    key: Option<&str>,
-    indent: usize,
-    depth_left: usize,
-    comma: bool,
-    lines: &mut Vec<String>,
-) {
+fn layout(value: &Value, key: Option<&str>, indent: usize, depth_left: usize, comma: bool, lines: &mut Vec<String>) {
     let pad = " ".repeat(indent);
     let lead = format!("{pad}{}", member_prefix(key));
     let tail = if comma { "," } else { "" };
@@ -2530,13 +2076,7 @@ fn layout(
             .collect();
         if let Some(mut texts) = texts {
             texts.extend(marker);
-            pack(
-                &texts,
-                &format!("{lead}{open}"),
-                &" ".repeat(col),
-                &format!("{close}{tail}"),
-                lines,
-            );
+            pack(&texts, &format!("{lead}{open}"), &" ".repeat(col), &format!("{close}{tail}"), lines);
             return;
         }
         // Standard: one member per line, short neighbours sharing a line.

@@ -124,31 +124,19 @@ impl Selector {
     /// output): `malformed` for a wrong JSON type, `invalid-audience` / `invalid-combination`
     /// for values no registry could accept. `path` is the object's JSON Pointer.
     pub fn read(value: &Value, path: &str) -> Result<Self> {
-        let obj = value.as_object().ok_or_else(|| {
-            Error::malformed(path, format!("expected an object at {}", show(path)))
-        })?;
+        let obj =
+            value.as_object().ok_or_else(|| Error::malformed(path, format!("expected an object at {}", show(path))))?;
         let audience = match obj.get("audience") {
             Some(Value::String(s)) => s,
-            Some(_) => {
-                return Err(Error::malformed(
-                    pointer_push(path, "audience"),
-                    "audience must be a string",
-                ))
-            }
+            Some(_) => return Err(Error::malformed(pointer_push(path, "audience"), "audience must be a string")),
             None => return Err(Error::malformed(path, "missing audience")),
         };
         let format = match obj.get("format") {
             Some(Value::String(s)) => s,
-            Some(_) => {
-                return Err(Error::malformed(
-                    pointer_push(path, "format"),
-                    "format must be a string",
-                ))
-            }
+            Some(_) => return Err(Error::malformed(pointer_push(path, "format"), "format must be a string")),
             None => return Err(Error::malformed(path, "missing format")),
         };
-        let audience =
-            Audience::parse(audience).map_err(|e| e.under(&pointer_push(path, "audience")))?;
+        let audience = Audience::parse(audience).map_err(|e| e.under(&pointer_push(path, "audience")))?;
         let format = Format::parse(format).map_err(|e| e.under(&pointer_push(path, "format")))?;
         let selector = Selector { audience, format };
         if selector == Selector::new(Audience::Programmatic, Format::Content) {
@@ -205,8 +193,7 @@ pub fn is_extension_id(text: &str) -> bool {
             (Some(first), Some(last)) => {
                 first.is_ascii_alphanumeric()
                     && last.is_ascii_alphanumeric()
-                    && b.iter()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+                    && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
             }
             _ => false,
         }
@@ -272,23 +259,19 @@ impl ExtensionDefinition {
     /// `{ "id", "formats", "modelContext", "metaKey", "legacyProjection", "schemas"? }`
     /// (`schemas` is `"perVariant"` (default) or `"extension"`).
     pub fn from_json(value: &Value, path: &str) -> Result<Self> {
-        let obj = value
-            .as_object()
-            .ok_or_else(|| Error::malformed(path, "an extension definition must be an object"))?;
+        let obj =
+            value.as_object().ok_or_else(|| Error::malformed(path, "an extension definition must be an object"))?;
         let id = match obj.get("id") {
             Some(Value::String(s)) => s.clone(),
-            _ => {
-                return Err(Error::malformed(
-                    pointer_push(path, "id"),
-                    "extension id must be a string",
-                ))
-            }
+            _ => return Err(Error::malformed(pointer_push(path, "id"), "extension id must be a string")),
         };
         if matches!(id.as_str(), "assistant" | "user" | "programmatic") || !is_extension_id(&id) {
             return Err(Error::new(
                 ErrorCode::InvalidAudience,
                 pointer_push(path, "id"),
-                format!("{id:?} is not a well-formed extension identifier (extensions must not redefine core audiences)"),
+                format!(
+                    "{id:?} is not a well-formed extension identifier (extensions must not redefine core audiences)"
+                ),
             ));
         }
         let formats_path = pointer_push(path, "formats");
@@ -312,32 +295,19 @@ impl ExtensionDefinition {
                 }
                 formats
             }
-            _ => {
-                return Err(Error::malformed(
-                    formats_path,
-                    "formats must be a non-empty array",
-                ))
-            }
+            _ => return Err(Error::malformed(formats_path, "formats must be a non-empty array")),
         };
         let flag = |key: &str| -> Result<bool> {
             match obj.get(key) {
                 None => Ok(false),
                 Some(Value::Bool(b)) => Ok(*b),
-                Some(_) => Err(Error::malformed(
-                    pointer_push(path, key),
-                    format!("{key} must be a boolean"),
-                )),
+                Some(_) => Err(Error::malformed(pointer_push(path, key), format!("{key} must be a boolean"))),
             }
         };
         let meta_key = match obj.get("metaKey") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => {
-                return Err(Error::malformed(
-                    pointer_push(path, "metaKey"),
-                    "metaKey must be a string or null",
-                ))
-            }
+            Some(_) => return Err(Error::malformed(pointer_push(path, "metaKey"), "metaKey must be a string or null")),
         };
         let schemas = match obj.get("schemas") {
             None => SchemaAdvertisement::PerVariant,
@@ -364,22 +334,10 @@ impl ExtensionDefinition {
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
         map.insert("id".into(), Value::from(self.id.clone()));
-        map.insert(
-            "formats".into(),
-            self.formats
-                .iter()
-                .map(|f| Value::from(f.as_str()))
-                .collect(),
-        );
+        map.insert("formats".into(), self.formats.iter().map(|f| Value::from(f.as_str())).collect());
         map.insert("modelContext".into(), Value::from(self.model_context));
-        map.insert(
-            "metaKey".into(),
-            self.meta_key.clone().map_or(Value::Null, Value::from),
-        );
-        map.insert(
-            "legacyProjection".into(),
-            Value::from(self.legacy_projection),
-        );
+        map.insert("metaKey".into(), self.meta_key.clone().map_or(Value::Null, Value::from));
+        map.insert("legacyProjection".into(), Value::from(self.legacy_projection));
         map.insert(
             "schemas".into(),
             Value::from(match self.schemas {
@@ -399,9 +357,7 @@ pub struct Registry {
 
 impl Default for Registry {
     fn default() -> Self {
-        Registry {
-            definitions: vec![ExtensionDefinition::apps()],
-        }
+        Registry { definitions: vec![ExtensionDefinition::apps()] }
     }
 }
 
@@ -414,10 +370,7 @@ impl Registry {
     /// Registers a definition; an id registered already is `malformed`.
     pub fn register(&mut self, definition: ExtensionDefinition) -> Result<()> {
         if self.get(&definition.id).is_some() {
-            return Err(Error::malformed(
-                "/id",
-                format!("extension audience {} is registered already", definition.id),
-            ));
+            return Err(Error::malformed("/id", format!("extension audience {} is registered already", definition.id)));
         }
         self.definitions.push(definition);
         Ok(())
@@ -429,25 +382,19 @@ impl Registry {
         let Some(value) = extensions else {
             return Ok(registry);
         };
-        let items = value
-            .as_array()
-            .ok_or_else(|| Error::malformed("", "extensions must be an array of definitions"))?;
+        let items =
+            value.as_array().ok_or_else(|| Error::malformed("", "extensions must be an array of definitions"))?;
         if items.len() > max {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
                 "",
-                format!(
-                    "{} extension definitions exceed the limit of {max}",
-                    items.len()
-                ),
+                format!("{} extension definitions exceed the limit of {max}", items.len()),
             ));
         }
         for (i, item) in items.iter().enumerate() {
             let path = pointer_index("", i);
             let def = ExtensionDefinition::from_json(item, &path)?;
-            registry
-                .register(def)
-                .map_err(|e| Error::malformed(path, e.message().to_owned()))?;
+            registry.register(def).map_err(|e| Error::malformed(path, e.message().to_owned()))?;
         }
         Ok(registry)
     }
@@ -474,19 +421,10 @@ mod tests {
 
     #[test]
     fn extension_ids() {
-        for ok in [
-            "io.modelcontextprotocol/ui",
-            "com.example/audit",
-            "acme/x",
-            "a1.b-2/n_a.m-e",
-            "x/9",
-        ] {
+        for ok in ["io.modelcontextprotocol/ui", "com.example/audit", "acme/x", "a1.b-2/n_a.m-e", "x/9"] {
             assert!(is_extension_id(ok), "{ok}");
         }
-        for bad in [
-            "host", "", "/ui", "io./ui", "1io/ui", "io-/ui", "io/-x", "io/x_", "a/b/c", "io/",
-            "i o/x",
-        ] {
+        for bad in ["host", "", "/ui", "io./ui", "1io/ui", "io-/ui", "io/-x", "io/x_", "a/b/c", "io/", "i o/x"] {
             assert!(!is_extension_id(bad), "{bad}");
         }
     }

@@ -67,20 +67,12 @@ impl ReceivedTool {
             (ReceivedShape::Legacy(schema), Vec::new())
         } else {
             if obj.contains_key("outputSchema") && obj.contains_key("outputVariants") {
-                return Err(Error::malformed(
-                    "/outputSchema",
-                    "a 2026-12-01 Tool has no top-level outputSchema",
-                ));
+                return Err(Error::malformed("/outputSchema", "a 2026-12-01 Tool has no top-level outputSchema"));
             }
             let (declaration, warnings) = Declaration::read(obj, Judge::Client(conn))?;
             (ReceivedShape::Variants(declaration), warnings)
         };
-        Ok(ReceivedTool {
-            tool: obj.clone(),
-            conn: conn.clone(),
-            shape,
-            warnings,
-        })
+        Ok(ReceivedTool { tool: obj.clone(), conn: conn.clone(), shape, warnings })
     }
 
     /// The Tool object as received.
@@ -117,20 +109,14 @@ impl ReceivedTool {
     /// Resolves the `requestedOutputs` the client sent (or will send), with `select`'s rules.
     pub fn selection(&self, requested: Option<&Value>) -> Result<Vec<Selector>> {
         if let Some(requested) = requested {
-            self.conn
-                .limits()
-                .check_value(requested, selection::REQUESTED_OUTPUTS)?;
+            self.conn.limits().check_value(requested, selection::REQUESTED_OUTPUTS)?;
         }
         selection::select(self.declaration(), &self.conn, requested)
     }
 
     /// Checks a received result against the request (RES-*, ERR-*, SEC-1, SEC-2). Server
     /// output is untrusted: every field is type-checked before use.
-    pub fn check<'r>(
-        &self,
-        requested: Option<&Value>,
-        result: &'r Value,
-    ) -> Result<CheckedResult<'r>> {
+    pub fn check<'r>(&self, requested: Option<&Value>, result: &'r Value) -> Result<CheckedResult<'r>> {
         let selectors = self.selection(requested)?;
         self.check_selected(&selectors, result)
     }
@@ -138,15 +124,9 @@ impl ReceivedTool {
     /// [`ReceivedTool::check`] for selectors already resolved, e.g. by a [`crate::Plan`] or
     /// [`ReceivedTool::selection`]: a host that planned the call need not parse its own
     /// request again.
-    pub fn check_selected<'r>(
-        &self,
-        selectors: &[Selector],
-        result: &'r Value,
-    ) -> Result<CheckedResult<'r>> {
+    pub fn check_selected<'r>(&self, selectors: &[Selector], result: &'r Value) -> Result<CheckedResult<'r>> {
         let limits = self.conn.limits();
-        let obj = result
-            .as_object()
-            .ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
+        let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
         limits.check_value(result, "")?;
         let is_error = match obj.field("isError") {
             None => false,
@@ -161,28 +141,21 @@ impl ReceivedTool {
         match obj.field("resultType") {
             None => {}
             Some(Value::String(s)) if s == "complete" => {}
-            Some(other) => {
-                return Err(Error::malformed(
-                    "/resultType",
-                    format!("resultType {other} is not \"complete\": handle input_required and task results before checking"),
-                ))
-            }
+            Some(other) => return Err(Error::malformed(
+                "/resultType",
+                format!(
+                    "resultType {other} is not \"complete\": handle input_required and task results before checking"
+                ),
+            )),
         }
         let outputs = match &self.shape {
-            ReceivedShape::Variants(declaration) => {
-                check_outputs(declaration, selectors, obj, is_error, limits)?
-            }
+            ReceivedShape::Variants(declaration) => check_outputs(declaration, selectors, obj, is_error, limits)?,
             ReceivedShape::Legacy(schema) => {
                 check_legacy(schema.as_deref(), obj, is_error)?;
                 Vec::new()
             }
         };
-        Ok(CheckedResult {
-            result: obj,
-            outputs,
-            is_error,
-            meta,
-        })
+        Ok(CheckedResult { result: obj, outputs, is_error, meta })
     }
 }
 
@@ -196,30 +169,17 @@ fn check_outputs<'r>(
     let list = match result.field("outputs") {
         Some(Value::Array(list)) => list,
         Some(_) => return Err(Error::malformed("/outputs", "outputs must be an array")),
-        None => {
-            return Err(Error::malformed(
-                "",
-                "a 2026-12-01 result must carry outputs",
-            ))
-        }
+        None => return Err(Error::malformed("", "a 2026-12-01 result must carry outputs")),
     };
     limits.check_count(list.len(), limits.max_variants, "/outputs", "outputs")?;
     // JSON types of every output first (malformed), then meaning.
-    let raws: Vec<RawOutput<'r>> = list
-        .iter()
-        .enumerate()
-        .map(|(i, item)| read_raw(item, i))
-        .collect::<Result<_>>()?;
+    let raws: Vec<RawOutput<'r>> = list.iter().enumerate().map(|(i, item)| read_raw(item, i)).collect::<Result<_>>()?;
     let variants = declaration.variants();
     let mut checked: Vec<(&RawOutput<'r>, usize, &Variant)> = Vec::with_capacity(raws.len());
     for raw in &raws {
         // RES-6: matched by selector, never by position. The declared variant is found by its
         // strings, so that a well-formed output costs no allocation.
-        let Some((index, variant)) = variants
-            .iter()
-            .enumerate()
-            .find(|(_, v)| raw.is(&v.selector))
-        else {
+        let Some((index, variant)) = variants.iter().enumerate().find(|(_, v)| raw.is(&v.selector)) else {
             // Not declared: the error says why (an invalid audience or pair, or simply an
             // output nobody could have requested).
             let selector = Selector::read(raw.value, &raw.path())?;
@@ -246,17 +206,10 @@ fn check_outputs<'r>(
         checked.push((raw, index, variant));
     }
     if checked.is_empty() && is_error {
-        return Err(Error::new(
-            ErrorCode::EmptyErrorOutputs,
-            "/outputs",
-            "an error result with no output (ERR-4)",
-        ));
+        return Err(Error::new(ErrorCode::EmptyErrorOutputs, "/outputs", "an error result with no output (ERR-4)"));
     }
     if !is_error {
-        if let Some(missing) = selectors
-            .iter()
-            .find(|s| !checked.iter().any(|(_, _, v)| &v.selector == *s))
-        {
+        if let Some(missing) = selectors.iter().find(|s| !checked.iter().any(|(_, _, v)| &v.selector == *s)) {
             return Err(Error::new(
                 ErrorCode::MissingOutput,
                 "/outputs",
@@ -269,27 +222,17 @@ fn check_outputs<'r>(
     }
     Ok(checked
         .into_iter()
-        .map(|(raw, variant, _)| CheckedOutput {
-            value: raw.value,
-            audience: raw.audience,
-            variant,
-        })
+        .map(|(raw, variant, _)| CheckedOutput { value: raw.value, audience: raw.audience, variant })
         .collect())
 }
 
-fn check_legacy(
-    schema: Option<&CompiledSchema>,
-    result: &Map<String, Value>,
-    is_error: bool,
-) -> Result<()> {
+fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is_error: bool) -> Result<()> {
     match result.field("content") {
         Some(content) => crate::content::check_blocks(content, "/content")?,
         None => return Err(Error::malformed("", "a legacy result must carry content")),
     }
     match (schema, result.field("structuredContent")) {
-        (Some(schema), Some(value)) if !is_error => {
-            schema.validate(value, "/structuredContent", "structuredContent")
-        }
+        (Some(schema), Some(value)) if !is_error => schema.validate(value, "/structuredContent", "structuredContent"),
         (Some(_), None) if !is_error => Err(Error::new(
             ErrorCode::MissingOutput,
             "",

@@ -46,47 +46,26 @@ pub struct Connection {
 impl Connection {
     /// A connection at `version` with the negotiated extension identifiers.
     pub fn new(version: ProtocolVersion, negotiated: Vec<String>, config: Arc<Config>) -> Self {
-        Connection {
-            version,
-            negotiated,
-            config,
-        }
+        Connection { version, negotiated, config }
     }
 
     /// Reads the version string and a JSON array of negotiated extension identifiers.
-    pub fn from_json(
-        version: Option<&str>,
-        negotiated: Option<&Value>,
-        config: Arc<Config>,
-    ) -> Result<Self> {
+    pub fn from_json(version: Option<&str>, negotiated: Option<&Value>, config: Arc<Config>) -> Result<Self> {
         let negotiated = match negotiated {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(items)) => {
-                config.limits.check_count(
-                    items.len(),
-                    config.limits.max_extensions,
-                    "",
-                    "negotiated extensions",
-                )?;
+                config.limits.check_count(items.len(), config.limits.max_extensions, "", "negotiated extensions")?;
                 items
                     .iter()
                     .enumerate()
                     .map(|(i, item)| {
                         item.as_str().map(str::to_owned).ok_or_else(|| {
-                            Error::malformed(
-                                pointer_index("", i),
-                                "negotiated extensions must be strings",
-                            )
+                            Error::malformed(pointer_index("", i), "negotiated extensions must be strings")
                         })
                     })
                     .collect::<Result<_>>()?
             }
-            Some(_) => {
-                return Err(Error::malformed(
-                    "",
-                    "negotiated must be an array of extension identifiers",
-                ))
-            }
+            Some(_) => return Err(Error::malformed("", "negotiated must be an array of extension identifiers")),
         };
         let version = match version {
             None => ProtocolVersion::LATEST,

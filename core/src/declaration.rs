@@ -66,10 +66,7 @@ impl Declaration {
     /// Errors follow the contract's order: within a declaration the first offending variant
     /// in array order wins, `duplicate-variant` at the second occurrence, and
     /// `missing-assistant-content` is checked last.
-    pub(crate) fn read(
-        tool: &Map<String, Value>,
-        judge: Judge<'_>,
-    ) -> Result<(Self, Vec<Warning>)> {
+    pub(crate) fn read(tool: &Map<String, Value>, judge: Judge<'_>) -> Result<(Self, Vec<Warning>)> {
         let limits = match judge {
             Judge::Server(config) => &config.limits,
             Judge::Client(conn) => conn.limits(),
@@ -83,19 +80,9 @@ impl Declaration {
                 ))
             }
             Some(Value::Array(list)) => list,
-            Some(_) => {
-                return Err(Error::malformed(
-                    "/outputVariants",
-                    "outputVariants must be an array",
-                ))
-            }
+            Some(_) => return Err(Error::malformed("/outputVariants", "outputVariants must be an array")),
         };
-        limits.check_count(
-            list.len(),
-            limits.max_variants,
-            "/outputVariants",
-            "output variants",
-        )?;
+        limits.check_count(list.len(), limits.max_variants, "/outputVariants", "output variants")?;
         let mut variants: Vec<Variant> = Vec::with_capacity(list.len());
         let mut warnings = Vec::new();
         for (i, raw) in list.iter().enumerate() {
@@ -131,21 +118,11 @@ impl Declaration {
     }
 }
 
-fn read_variant(
-    raw: &Value,
-    path: &str,
-    judge: Judge<'_>,
-    warnings: &mut Vec<Warning>,
-) -> Result<Variant> {
-    let obj = raw
-        .as_object()
-        .ok_or_else(|| Error::malformed(path, "an output variant must be an object"))?;
+fn read_variant(raw: &Value, path: &str, judge: Judge<'_>, warnings: &mut Vec<Warning>) -> Result<Variant> {
+    let obj = raw.as_object().ok_or_else(|| Error::malformed(path, "an output variant must be an object"))?;
     // Shape first (malformed), then meaning: a content variant cannot carry a schema.
     if obj.get("format").and_then(Value::as_str) == Some("content") && obj.contains_key("schema") {
-        return Err(Error::malformed(
-            pointer_push(path, "schema"),
-            "a content variant cannot declare a schema",
-        ));
+        return Err(Error::malformed(pointer_push(path, "schema"), "a content variant cannot declare a schema"));
     }
     let selector = Selector::read(raw, path)?;
     if let Audience::Extension(id) = &selector.audience {
@@ -158,10 +135,7 @@ fn read_variant(
                 return Err(Error::new(
                     ErrorCode::InvalidCombination,
                     path,
-                    format!(
-                        "the {id} extension does not allow the {} format",
-                        selector.format.as_str()
-                    ),
+                    format!("the {id} extension does not allow the {} format", selector.format.as_str()),
                 ));
             }
         }
@@ -184,9 +158,9 @@ fn read_variant(
         }
     }
     let schema = match obj.get("schema") {
-        Some(schema) if selector.format == Format::Structured => Some(Arc::new(
-            CompiledSchema::compile(schema, &pointer_push(path, "schema"))?,
-        )),
+        Some(schema) if selector.format == Format::Structured => {
+            Some(Arc::new(CompiledSchema::compile(schema, &pointer_push(path, "schema"))?))
+        }
         _ => None,
     };
     if selector.format == Format::Structured && schema.is_none() {
@@ -197,25 +171,16 @@ fn read_variant(
         }
         .is_some_and(|d| d.schemas == SchemaAdvertisement::DefinedByExtension);
         if !defined_elsewhere {
-            warnings.push(Warning {
-                code: WarningCode::MissingSchema,
-                path: path.to_owned(),
-            });
+            warnings.push(Warning { code: WarningCode::MissingSchema, path: path.to_owned() });
         }
     }
-    Ok(Variant {
-        selector,
-        schema,
-        raw: raw.clone(),
-    })
+    Ok(Variant { selector, schema, raw: raw.clone() })
 }
 
 /// Checks the fields every Tool has: an object with a string `name` and an object
 /// `inputSchema`.
 pub(crate) fn check_tool_basics(tool: &Value) -> Result<&Map<String, Value>> {
-    let obj = tool
-        .as_object()
-        .ok_or_else(|| Error::malformed("", "a Tool must be an object"))?;
+    let obj = tool.as_object().ok_or_else(|| Error::malformed("", "a Tool must be an object"))?;
     match obj.get("name") {
         Some(Value::String(_)) => {}
         Some(_) => return Err(Error::malformed("/name", "name must be a string")),
@@ -223,12 +188,7 @@ pub(crate) fn check_tool_basics(tool: &Value) -> Result<&Map<String, Value>> {
     }
     match obj.get("inputSchema") {
         Some(Value::Object(_)) => {}
-        Some(_) => {
-            return Err(Error::malformed(
-                "/inputSchema",
-                "inputSchema must be an object",
-            ))
-        }
+        Some(_) => return Err(Error::malformed("/inputSchema", "inputSchema must be an object")),
         None => return Err(Error::malformed("", "a Tool needs an inputSchema")),
     }
     if let Some(meta) = obj.get("_meta") {
@@ -243,12 +203,7 @@ pub(crate) fn check_tool_basics(tool: &Value) -> Result<&Map<String, Value>> {
 /// `_meta["ui/resourceUri"]`.
 pub fn has_app_resource(tool: &Map<String, Value>) -> bool {
     let meta = tool.get("_meta");
-    let nested = meta
-        .and_then(|m| m.get("ui"))
-        .and_then(|ui| ui.get("resourceUri"))
-        .is_some_and(Value::is_string);
-    let flat = meta
-        .and_then(|m| m.get("ui/resourceUri"))
-        .is_some_and(Value::is_string);
+    let nested = meta.and_then(|m| m.get("ui")).and_then(|ui| ui.get("resourceUri")).is_some_and(Value::is_string);
+    let flat = meta.and_then(|m| m.get("ui/resourceUri")).is_some_and(Value::is_string);
     nested || flat
 }

@@ -123,13 +123,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A new error with a message and the JSON Pointer of the offending value.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Error(Box::new(ErrorInner {
-            code,
-            message: message.into(),
-            path: path.into(),
-            jsonrpc: None,
-            data: None,
-        }))
+        Error(Box::new(ErrorInner { code, message: message.into(), path: path.into(), jsonrpc: None, data: None }))
     }
 
     pub(crate) fn malformed(path: impl Into<String>, message: impl Into<String>) -> Self {
@@ -218,11 +212,7 @@ impl fmt::Display for Error {
         if self.0.path.is_empty() {
             write!(f, "{}: {}", self.0.code, self.0.message)
         } else {
-            write!(
-                f,
-                "{}: {} (at {})",
-                self.0.code, self.0.message, self.0.path
-            )
+            write!(f, "{}: {} (at {})", self.0.code, self.0.message, self.0.path)
         }
     }
 }

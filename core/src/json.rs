@@ -24,9 +24,7 @@ pub fn config(options: Option<&Value>) -> Result<Arc<Config>> {
     let Some(options) = options.filter(|o| !o.is_null()) else {
         return Ok(Config::new());
     };
-    let obj = options
-        .as_object()
-        .ok_or_else(|| Error::malformed("", "options must be an object"))?;
+    let obj = options.as_object().ok_or_else(|| Error::malformed("", "options must be an object"))?;
     let limits = limits(obj.get("limits"))?;
     Config::with_extensions(obj.get("extensions"), limits)
 }
@@ -37,19 +35,11 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return Ok(limits);
     };
-    let obj = value
-        .as_object()
-        .ok_or_else(|| Error::malformed("/limits", "limits must be an object"))?;
+    let obj = value.as_object().ok_or_else(|| Error::malformed("/limits", "limits must be an object"))?;
     for (key, item) in obj {
-        let number = item
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| {
-                Error::malformed(
-                    format!("/limits/{key}"),
-                    format!("{key} must be a non-negative integer"),
-                )
-            })?;
+        let number = item.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+            Error::malformed(format!("/limits/{key}"), format!("{key} must be a non-negative integer"))
+        })?;
         let slot = match key.as_str() {
             "maxDepth" => &mut limits.max_depth,
             "maxBytes" => &mut limits.max_bytes,
@@ -58,12 +48,7 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
             "maxVariants" => &mut limits.max_variants,
             "maxTools" => &mut limits.max_tools,
             "maxExtensions" => &mut limits.max_extensions,
-            other => {
-                return Err(Error::malformed(
-                    format!("/limits/{other}"),
-                    format!("unknown limit {other:?}"),
-                ))
-            }
+            other => return Err(Error::malformed(format!("/limits/{other}"), format!("unknown limit {other:?}"))),
         };
         *slot = number;
     }
@@ -75,18 +60,11 @@ pub fn connection(config: &Arc<Config>, value: Option<&Value>) -> Result<Connect
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return Connection::from_json(None, None, Arc::clone(config));
     };
-    let obj = value
-        .as_object()
-        .ok_or_else(|| Error::malformed("", "a connection must be an object"))?;
+    let obj = value.as_object().ok_or_else(|| Error::malformed("", "a connection must be an object"))?;
     let version = match obj.get("protocolVersion") {
         None => None,
         Some(Value::String(v)) => Some(v.as_str()),
-        Some(_) => {
-            return Err(Error::malformed(
-                "/protocolVersion",
-                "protocolVersion must be a string",
-            ))
-        }
+        Some(_) => return Err(Error::malformed("/protocolVersion", "protocolVersion must be a string")),
     };
     Connection::from_json(version, obj.get("negotiated"), Arc::clone(config))
 }
@@ -106,24 +84,15 @@ pub fn warnings(warnings: &[Warning]) -> Value {
 impl ServerTool {
     /// [`ServerTool::select`] with the selection as JSON.
     pub fn select_json(&self, conn: &Connection, requested: Option<&Value>) -> Result<Value> {
-        self.select(conn, requested)
-            .map(|s| crate::selection::to_json(&s))
+        self.select(conn, requested).map(|s| crate::selection::to_json(&s))
     }
 
     /// [`ServerTool::respond`] over JSON text: the produced outputs in, the wire result out.
-    pub fn respond_text(
-        &self,
-        conn: &Connection,
-        requested: Option<&str>,
-        produced: &str,
-    ) -> Result<String> {
+    pub fn respond_text(&self, conn: &Connection, requested: Option<&str>, produced: &str) -> Result<String> {
         let limits = conn.limits();
-        let requested = requested
-            .map(|t| limits.parse_text(t, "requestedOutputs"))
-            .transpose()?;
-        let produced = limits
-            .parse_text(produced, "produced")
-            .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+        let produced =
+            limits.parse_text(produced, "produced").map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
         let result = self.respond(conn, requested.as_ref(), Produced::new(&produced))?;
         Ok(result.to_string())
     }
@@ -134,30 +103,18 @@ impl ReceivedTool {
     /// `{ "requestedOutputs"? , "schemas"? }` (`requestedOutputs` absent when the request omits
     /// the field).
     pub fn plan_json(&self, request: &Value) -> Result<Value> {
-        let obj = request
-            .as_object()
-            .ok_or_else(|| Error::malformed("", "a plan request must be an object"))?;
+        let obj = request.as_object().ok_or_else(|| Error::malformed("", "a plan request must be an object"))?;
         let flag = |key: &str| match obj.get(key) {
             None => Ok(false),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(Error::malformed(
-                format!("/{key}"),
-                format!("{key} must be a boolean"),
-            )),
+            Some(_) => Err(Error::malformed(format!("/{key}"), format!("{key} must be a boolean"))),
         };
-        let options = PlanOptions {
-            require_schema: flag("requireSchema")?,
-        };
+        let options = PlanOptions { require_schema: flag("requireSchema")? };
         let plan = match (obj.get("mode"), obj.get("consumers")) {
             (Some(Value::String(mode)), None) => self.plan_mode(Mode::parse(mode)?, &options)?,
             (None, Some(consumers)) => self.plan_consumers(consumers, &options)?,
             (Some(_), None) => return Err(Error::malformed("/mode", "mode must be a string")),
-            _ => {
-                return Err(Error::malformed(
-                    "",
-                    "a plan needs exactly one of mode and consumers",
-                ))
-            }
+            _ => return Err(Error::malformed("", "a plan needs exactly one of mode and consumers")),
         };
         let mut out = Map::new();
         if let Some(requested) = plan.requested_outputs() {
@@ -177,9 +134,7 @@ impl ReceivedTool {
     /// [`ReceivedTool::check`] over JSON text (for hosts that hold the wire bytes).
     pub fn check_text(&self, requested: Option<&str>, result: &str) -> Result<()> {
         let limits = self.connection().limits();
-        let requested = requested
-            .map(|t| limits.parse_text(t, "requestedOutputs"))
-            .transpose()?;
+        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
         self.check(requested.as_ref(), &result).map(|_| ())
     }
@@ -187,9 +142,7 @@ impl ReceivedTool {
     /// [`ReceivedTool::route`] over JSON text, answering JSON text.
     pub fn route_text(&self, requested: Option<&str>, result: &str) -> Result<String> {
         let limits = self.connection().limits();
-        let requested = requested
-            .map(|t| limits.parse_text(t, "requestedOutputs"))
-            .transpose()?;
+        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
         Ok(self.route_json(requested.as_ref(), &result)?.to_string())
     }
@@ -213,16 +166,9 @@ mod tests {
         assert_eq!(bad.code(), ErrorCode::Malformed);
         let unknown = super::limits(Some(&json!({"maxWidth": 1}))).expect_err("unknown limit");
         assert_eq!(unknown.code(), ErrorCode::Malformed);
-        let conn =
-            connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
+        let conn = connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
         assert_eq!(conn.version().as_str(), "2025-06-18");
-        assert_eq!(
-            connection(&config, None)
-                .expect("default")
-                .version()
-                .as_str(),
-            "2026-12-01"
-        );
+        assert_eq!(connection(&config, None).expect("default").version().as_str(), "2026-12-01");
     }
 
     #[test]
@@ -232,41 +178,22 @@ mod tests {
             {"audience": "assistant", "format": "content"},
             {"audience": "programmatic", "format": "structured", "schema": {"type": "object", "required": ["n"]}}
         ]});
-        let conn = Connection::new(
-            crate::ProtocolVersion::V2026_12_01,
-            vec![],
-            Arc::clone(&config),
-        );
+        let conn = Connection::new(crate::ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
         let server = ServerTool::declare(&tool, None, &config).expect("declared");
         let host = ReceivedTool::accept(&tool, &conn).expect("accepted");
-        let plan = host
-            .plan_json(&json!({"mode": "code", "schemas": true}))
-            .expect("planned");
-        assert_eq!(
-            plan["schemas"][0]["schema"],
-            json!({"type": "object", "required": ["n"]})
-        );
+        let plan = host.plan_json(&json!({"mode": "code", "schemas": true})).expect("planned");
+        assert_eq!(plan["schemas"][0]["schema"], json!({"type": "object", "required": ["n"]}));
         let requested = plan["requestedOutputs"].to_string();
-        let produced = r#"{"outputs":[{"audience":"programmatic","format":"structured","structuredContent":{"n":1.0}}]}"#;
-        let result = server
-            .respond_text(&conn, Some(&requested), produced)
-            .expect("responded");
+        let produced =
+            r#"{"outputs":[{"audience":"programmatic","format":"structured","structuredContent":{"n":1.0}}]}"#;
+        let result = server.respond_text(&conn, Some(&requested), produced).expect("responded");
         let routed: Value =
-            serde_json::from_str(&host.route_text(Some(&requested), &result).expect("routed"))
-                .expect("json");
-        assert_eq!(
-            routed["programmatic"][0]["structuredContent"],
-            json!({"n": 1})
-        );
+            serde_json::from_str(&host.route_text(Some(&requested), &result).expect("routed")).expect("json");
+        assert_eq!(routed["programmatic"][0]["structuredContent"]["n"].as_f64(), Some(1.0));
         let bad = r#"{"outputs":[{"audience":"programmatic","format":"structured","structuredContent":{}}]}"#;
-        let err = host
-            .check_text(Some(&requested), bad)
-            .expect_err("schema violation");
+        let err = host.check_text(Some(&requested), bad).expect_err("schema violation");
         assert_eq!(err.code(), ErrorCode::SchemaViolation);
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        assert_eq!(
-            host.check_text(None, &deep).expect_err("too deep").code(),
-            ErrorCode::LimitExceeded
-        );
+        assert_eq!(host.check_text(None, &deep).expect_err("too deep").code(), ErrorCode::LimitExceeded);
     }
 }

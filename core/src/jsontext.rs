@@ -94,10 +94,7 @@ pub fn js_number(value: f64) -> String {
     }
     if k <= n && n <= 21 {
         out.push_str(&digits);
-        out.extend(std::iter::repeat_n(
-            '0',
-            usize::try_from(n - k).unwrap_or(0),
-        ));
+        out.extend(std::iter::repeat_n('0', usize::try_from(n - k).unwrap_or(0)));
     } else if 0 < n && n <= 21 {
         let (head, tail) = digits.split_at(usize::try_from(n).unwrap_or(0));
         out.push_str(head);
@@ -151,8 +148,7 @@ mod tests {
 
     #[test]
     fn compact_and_ordered() {
-        let value: Value = serde_json::from_str(r#"{"b":1.0,"a":[true,null,"é\n"],"c":{}}"#)
-            .unwrap_or(json!(null));
+        let value: Value = serde_json::from_str(r#"{"b":1.0,"a":[true,null,"é\n"],"c":{}}"#).unwrap_or(json!(null));
         assert_eq!(stringify(&value), r#"{"b":1,"a":[true,null,"é\n"],"c":{}}"#);
     }
 }

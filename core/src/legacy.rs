@@ -28,19 +28,13 @@ impl LegacyOptions {
     /// Reads `{ "outputSchema"?, "structuredFrom"?, "mirror"? }`; `structuredFrom` must name a
     /// declared structured variant as `"<audience>/structured"`.
     pub fn from_json(value: Option<&Value>, declaration: &Declaration) -> Result<Self> {
-        let mut options = LegacyOptions {
-            mirror: true,
-            ..LegacyOptions::default()
-        };
+        let mut options = LegacyOptions { mirror: true, ..LegacyOptions::default() };
         let Some(value) = value else {
             return Ok(options);
         };
-        let obj = value
-            .as_object()
-            .ok_or_else(|| Error::malformed("", "legacy options must be an object"))?;
+        let obj = value.as_object().ok_or_else(|| Error::malformed("", "legacy options must be an object"))?;
         if let Some(schema) = obj.get("outputSchema") {
-            options.output_schema =
-                Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?));
+            options.output_schema = Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?));
         }
         match obj.get("structuredFrom") {
             None => {}
@@ -58,12 +52,7 @@ impl LegacyOptions {
                     })?;
                 options.structured_from = Some(selector);
             }
-            Some(_) => {
-                return Err(Error::malformed(
-                    "/structuredFrom",
-                    "structuredFrom must be a string",
-                ))
-            }
+            Some(_) => return Err(Error::malformed("/structuredFrom", "structuredFrom must be a string")),
         }
         match obj.get("mirror") {
             None => {}
@@ -94,55 +83,31 @@ impl<'t> Projection<'t> {
     /// a negotiated extension's structured variant when the extension defines a legacy
     /// projection (Apps, APP-7); else none. An extension source is used only when its schema
     /// is object-rooted, since a non-object View value would need a text mirror.
-    pub fn new(
-        declaration: &'t Declaration,
-        options: &'t LegacyOptions,
-        conn: &Connection,
-    ) -> Self {
+    pub fn new(declaration: &'t Declaration, options: &'t LegacyOptions, conn: &Connection) -> Self {
         let carriage = conn.version().legacy_structured();
         let usable = |variant: &&'t Variant| match &variant.selector.audience {
-            Audience::Extension(id) => conn
-                .negotiated_extension(id)
-                .is_some_and(|d| d.legacy_projection),
+            Audience::Extension(id) => conn.negotiated_extension(id).is_some_and(|d| d.legacy_projection),
             _ => true,
         };
-        let explicit = options
-            .structured_from
-            .as_ref()
-            .and_then(|s| declaration.get(s))
-            .filter(usable);
+        let explicit = options.structured_from.as_ref().and_then(|s| declaration.get(s)).filter(usable);
         let source = explicit
             .or_else(|| declaration.get(&Selector::new(Audience::Assistant, Format::Structured)))
             .or_else(|| {
                 declaration
                     .variants()
                     .iter()
-                    .filter(|v| {
-                        v.selector.format == Format::Structured
-                            && v.selector.audience.extension().is_some()
-                    })
+                    .filter(|v| v.selector.format == Format::Structured && v.selector.audience.extension().is_some())
                     .find(usable)
             });
         let (source, mirrorable) = match source {
             Some(variant) if variant.selector.audience.extension().is_some() => {
-                let object_rooted = variant
-                    .schema
-                    .as_ref()
-                    .is_some_and(|s| s.is_object_rooted());
+                let object_rooted = variant.schema.as_ref().is_some_and(|s| s.is_object_rooted());
                 (object_rooted.then_some(variant), false)
             }
             other => (other, true),
         };
-        let schema = options
-            .output_schema
-            .as_deref()
-            .or_else(|| source.and_then(|v| v.schema.as_deref()));
-        Projection {
-            source,
-            schema,
-            mirrorable,
-            carriage,
-        }
+        let schema = options.output_schema.as_deref().or_else(|| source.and_then(|v| v.schema.as_deref()));
+        Projection { source, schema, mirrorable, carriage }
     }
 
     /// The `outputSchema` advertised in tools/list, if any.
@@ -151,20 +116,14 @@ impl<'t> Projection<'t> {
         match self.carriage {
             LegacyStructured::None => None,
             LegacyStructured::Any => Some(schema.source().clone()),
-            LegacyStructured::ObjectOnly if schema.is_object_rooted() => {
-                Some(schema.source().clone())
-            }
+            LegacyStructured::ObjectOnly if schema.is_object_rooted() => Some(schema.source().clone()),
             LegacyStructured::ObjectOnly => Some(wrap_schema(schema.source())),
         }
     }
 
     /// Builds the legacy `structuredContent` for a produced value (already validated), and the
     /// mirror text block to append to `content`, if any.
-    pub fn structured(
-        &self,
-        value: &Value,
-        mirror_objects: bool,
-    ) -> Option<(Value, Option<Value>)> {
+    pub fn structured(&self, value: &Value, mirror_objects: bool) -> Option<(Value, Option<Value>)> {
         let sent = match self.carriage {
             LegacyStructured::None => return None,
             LegacyStructured::Any => value.clone(),
@@ -204,17 +163,9 @@ pub(crate) fn legacy_tool(tool: &Map<String, Value>, projection: &Projection<'_>
 }
 
 /// The produced payload of the source variant, validated against the advertised schema.
-pub(crate) fn validate_source(
-    projection: &Projection<'_>,
-    value: &Value,
-    path: &str,
-) -> Result<()> {
+pub(crate) fn validate_source(projection: &Projection<'_>, value: &Value, path: &str) -> Result<()> {
     match projection.schema {
-        Some(schema) => schema.validate(
-            value,
-            &pointer_push(path, "structuredContent"),
-            "legacy structuredContent",
-        ),
+        Some(schema) => schema.validate(value, &pointer_push(path, "structuredContent"), "legacy structuredContent"),
         None => Ok(()),
     }
 }

@@ -62,11 +62,7 @@ impl Limits {
         let mut trail = Vec::new();
         match self.walk(value, depth, &mut budget, &mut trail) {
             Err((code, message)) => Err(Error::new(code, render(path, &trail), message)),
-            Ok(()) => Err(Error::new(
-                ErrorCode::LimitExceeded,
-                path,
-                "input over a limit",
-            )),
+            Ok(()) => Err(Error::new(ErrorCode::LimitExceeded, path, "input over a limit")),
         }
     }
 
@@ -89,9 +85,7 @@ impl Limits {
                     && items.len() <= self.max_array_len
                     && take(budget, items.len() + 2)
                     && items.iter().all(|item| match item {
-                        Value::Array(_) | Value::Object(_) | Value::String(_) => {
-                            self.fits(item, depth + 1, budget)
-                        }
+                        Value::Array(_) | Value::Object(_) | Value::String(_) => self.fits(item, depth + 1, budget),
                         _ => take(budget, 8),
                     })
             }
@@ -137,11 +131,7 @@ impl Limits {
                 if items.len() > self.max_array_len {
                     return Err((
                         ErrorCode::LimitExceeded,
-                        format!(
-                            "array of {} items exceeds the limit of {}",
-                            items.len(),
-                            self.max_array_len
-                        ),
+                        format!("array of {} items exceeds the limit of {}", items.len(), self.max_array_len),
                     ));
                 }
                 for (i, item) in items.iter().enumerate() {
@@ -159,11 +149,7 @@ impl Limits {
                 if members.len() > self.max_object_len {
                     return Err((
                         ErrorCode::LimitExceeded,
-                        format!(
-                            "object of {} members exceeds the limit of {}",
-                            members.len(),
-                            self.max_object_len
-                        ),
+                        format!("object of {} members exceeds the limit of {}", members.len(), self.max_object_len),
                     ));
                 }
                 for (key, item) in members {
@@ -183,21 +169,15 @@ impl Limits {
     }
 
     fn spend(&self, budget: &mut usize, cost: usize) -> Result<(), (ErrorCode, String)> {
-        *budget = budget.checked_sub(cost).ok_or_else(|| {
-            (
-                ErrorCode::LimitExceeded,
-                format!("input larger than {} bytes", self.max_bytes),
-            )
-        })?;
+        *budget = budget
+            .checked_sub(cost)
+            .ok_or_else(|| (ErrorCode::LimitExceeded, format!("input larger than {} bytes", self.max_bytes)))?;
         Ok(())
     }
 
     fn enter(&self, depth: usize) -> Result<(), (ErrorCode, String)> {
         if depth > self.max_depth {
-            return Err((
-                ErrorCode::LimitExceeded,
-                format!("nesting deeper than {} levels", self.max_depth),
-            ));
+            return Err((ErrorCode::LimitExceeded, format!("nesting deeper than {} levels", self.max_depth)));
         }
         Ok(())
     }
@@ -209,11 +189,7 @@ impl Limits {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
                 "",
-                format!(
-                    "{what}: {} bytes exceeds the limit of {}",
-                    text.len(),
-                    self.max_bytes
-                ),
+                format!("{what}: {} bytes exceeds the limit of {}", text.len(), self.max_bytes),
             ));
         }
         let depth = max_nesting(text.as_bytes());
@@ -243,26 +219,17 @@ impl Limits {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
                 "",
-                format!(
-                    "{what}: {} bytes exceeds the limit of {}",
-                    bytes.len(),
-                    self.max_bytes
-                ),
+                format!("{what}: {} bytes exceeds the limit of {}", bytes.len(), self.max_bytes),
             ));
         }
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| Error::malformed("", format!("{what}: not UTF-8: {e}")))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| Error::malformed("", format!("{what}: not UTF-8: {e}")))?;
         self.parse_text(text, what)
     }
 
     /// Checks a count (variants, selectors, outputs, tools) against its cap.
     pub(crate) fn check_count(&self, len: usize, cap: usize, path: &str, what: &str) -> Result<()> {
         if len > cap {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                path,
-                format!("{len} {what} exceed the limit of {cap}"),
-            ));
+            return Err(Error::new(ErrorCode::LimitExceeded, path, format!("{len} {what} exceed the limit of {cap}")));
         }
         Ok(())
     }
@@ -305,10 +272,8 @@ enum Segment<'v> {
 }
 
 fn render(base: &str, trail: &[Segment<'_>]) -> String {
-    trail
-        .iter()
-        .fold(base.to_owned(), |path, segment| match segment {
-            Segment::Index(i) => pointer_index(&path, *i),
-            Segment::Key(k) => pointer_push(&path, k),
-        })
+    trail.iter().fold(base.to_owned(), |path, segment| match segment {
+        Segment::Index(i) => pointer_index(&path, *i),
+        Segment::Key(k) => pointer_push(&path, k),
+    })
 }

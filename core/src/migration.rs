@@ -25,16 +25,11 @@ impl MigrateOptions {
         let Some(value) = value else {
             return Ok(MigrateOptions::default());
         };
-        let obj = value
-            .as_object()
-            .ok_or_else(|| Error::malformed("", "migrate options must be an object"))?;
+        let obj = value.as_object().ok_or_else(|| Error::malformed("", "migrate options must be an object"))?;
         let flag = |key: &str| match obj.get(key) {
             None => Ok(false),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(Error::malformed(
-                format!("/{key}"),
-                format!("{key} must be a boolean"),
-            )),
+            Some(_) => Err(Error::malformed(format!("/{key}"), format!("{key} must be a boolean"))),
         };
         Ok(MigrateOptions {
             programmatic_from_output_schema: flag("programmaticFromOutputSchema")?,
@@ -57,17 +52,10 @@ pub fn migrate(legacy_tool: &Value, options: MigrateOptions, limits: &Limits) ->
     }
     let mut variants = vec![Selector::fallback().to_json()];
     if let (true, Some(schema)) = (options.programmatic_from_output_schema, output_schema) {
-        variants
-            .push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
+        variants.push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
     }
     if options.apps && has_app_resource(obj) {
-        variants.push(
-            Selector::new(
-                Audience::Extension(APPS_EXTENSION.to_owned()),
-                Format::Structured,
-            )
-            .to_json(),
-        );
+        variants.push(Selector::new(Audience::Extension(APPS_EXTENSION.to_owned()), Format::Structured).to_json());
     }
     let mut out = obj.clone();
     out.remove("outputSchema");

@@ -17,30 +17,13 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("declare", &["tool"]),
     ("advertise", &["tool", "legacy"]),
     ("select", &["tool", "requestedOutputs"]),
-    (
-        "respond",
-        &["tool", "legacy", "requestedOutputs", "produced"],
-    ),
+    ("respond", &["tool", "legacy", "requestedOutputs", "produced"]),
     ("accept", &["tool"]),
-    (
-        "plan",
-        &["tool", "consumers", "mode", "requireSchema", "schemas"],
-    ),
+    ("plan", &["tool", "consumers", "mode", "requireSchema", "schemas"]),
     ("check", &["tool", "requestedOutputs", "result"]),
     ("route", &["tool", "requestedOutputs", "result"]),
     ("migrate", &["legacyTool", "options"]),
-    (
-        "scenario",
-        &[
-            "tool",
-            "legacy",
-            "mode",
-            "consumers",
-            "produced",
-            "requireSchema",
-            "schemas",
-        ],
-    ),
+    ("scenario", &["tool", "legacy", "mode", "consumers", "produced", "requireSchema", "schemas"]),
 ];
 
 /// Input fields every operation accepts.
@@ -67,10 +50,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         "select" => {
             let (tool, conn) = server_side(&input, &config)?;
             let selectors = tool.select(&conn, input.get("requestedOutputs"))?;
-            Ok(object([(
-                "selection",
-                crate::selection::to_json(&selectors),
-            )]))
+            Ok(object([("selection", crate::selection::to_json(&selectors))]))
         }
         "respond" => {
             let (tool, conn) = server_side(&input, &config)?;
@@ -98,14 +78,10 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "migrate" => {
             let options = MigrateOptions::from_json(input.get("options"))?;
-            migrate(input.required("legacyTool")?, options, &config.limits)
-                .map(|tool| object([("tool", tool)]))
+            migrate(input.required("legacyTool")?, options, &config.limits).map(|tool| object([("tool", tool)]))
         }
         "scenario" => scenario(&input, &config),
-        other => Err(Error::malformed(
-            "/op",
-            format!("unknown operation {other:?}"),
-        )),
+        other => Err(Error::malformed("/op", format!("unknown operation {other:?}"))),
     }
 }
 
@@ -116,11 +92,7 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let received = ReceivedTool::accept(&advertised, &conn)?;
     let plan = received.plan_json(&plan_request(input))?;
     let requested = plan.get("requestedOutputs").cloned();
-    let result = server.respond(
-        &conn,
-        requested.as_ref(),
-        Produced::new(input.required("produced")?),
-    )?;
+    let result = server.respond(&conn, requested.as_ref(), Produced::new(input.required("produced")?))?;
     let route = received.route(requested.as_ref(), &result)?.to_json();
     let mut out = Map::new();
     out.insert("tool".into(), advertised);
@@ -135,20 +107,14 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
 /// The plan request fields of an op's input.
 fn plan_request(input: &Input<'_>) -> Value {
     let fields = ["mode", "consumers", "requireSchema", "schemas"];
-    Value::Object(
-        fields
-            .iter()
-            .filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone())))
-            .collect(),
-    )
+    Value::Object(fields.iter().filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone()))).collect())
 }
 
 /// The declared tool and the connection, in the server's order: the tool is validated before
 /// anything of the request.
 fn server_side(input: &Input<'_>, config: &Arc<Config>) -> Result<(ServerTool, Connection)> {
     let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), config)?;
-    let conn =
-        connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+    let conn = connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
     Ok((tool, conn))
 }
 
@@ -161,10 +127,8 @@ fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> 
 
 fn connection(input: &Input<'_>, config: &Arc<Config>) -> Result<Connection> {
     let fields = ["protocolVersion", "negotiated"];
-    let conn: Map<String, Value> = fields
-        .iter()
-        .filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone())))
-        .collect();
+    let conn: Map<String, Value> =
+        fields.iter().filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone()))).collect();
     crate::json::connection(config, Some(&Value::Object(conn)))
 }
 
@@ -176,22 +140,14 @@ fn with_warnings(mut out: Map<String, Value>, warnings: &[Warning]) -> Value {
 }
 
 fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
-    Value::Object(
-        entries
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect(),
-    )
+    Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
 struct Input<'v>(&'v Map<String, Value>);
 
 impl<'v> Input<'v> {
     fn new(value: &'v Value) -> Result<Self> {
-        value
-            .as_object()
-            .map(Input)
-            .ok_or_else(|| Error::malformed("", "an operation's input must be an object"))
+        value.as_object().map(Input).ok_or_else(|| Error::malformed("", "an operation's input must be an object"))
     }
 
     fn get(&self, key: &str) -> Option<&'v Value> {
@@ -199,7 +155,6 @@ impl<'v> Input<'v> {
     }
 
     fn required(&self, key: &str) -> Result<&'v Value> {
-        self.get(key)
-            .ok_or_else(|| Error::malformed(format!("/{key}"), format!("the input needs {key}")))
+        self.get(key).ok_or_else(|| Error::malformed(format!("/{key}"), format!("the input needs {key}")))
     }
 }

@@ -22,16 +22,11 @@ pub(crate) struct RawOutput<'v> {
 /// for the content format a `content` that, when present, is a valid block array.
 pub(crate) fn read_raw(value: &Value, index: usize) -> Result<RawOutput<'_>> {
     let path = || pointer_index("/outputs", index);
-    let obj = value
-        .as_object()
-        .ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
+    let obj = value.as_object().ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
     let field = |key: &str| -> Result<&str> {
         match obj.field(key) {
             Some(Value::String(s)) => Ok(s.as_str()),
-            Some(_) => Err(Error::malformed(
-                pointer_push(&path(), key),
-                format!("{key} must be a string"),
-            )),
+            Some(_) => Err(Error::malformed(pointer_push(&path(), key), format!("{key} must be a string"))),
             None => Err(Error::malformed(path(), format!("an output needs {key}"))),
         }
     };
@@ -42,12 +37,7 @@ pub(crate) fn read_raw(value: &Value, index: usize) -> Result<RawOutput<'_>> {
             check_blocks(content, "").map_err(|e| e.under(&pointer_push(&path(), "content")))?;
         }
     }
-    Ok(RawOutput {
-        value,
-        audience,
-        format,
-        index,
-    })
+    Ok(RawOutput { value, audience, format, index })
 }
 
 impl RawOutput<'_> {
@@ -87,18 +77,12 @@ impl RawOutput<'_> {
 
     /// The content blocks of a content output (shape already checked).
     pub fn blocks(&self) -> &[Value] {
-        self.value
-            .field("content")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        self.value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// The payload of a structured output.
     pub fn structured(&self) -> &Value {
-        self.value
-            .field("structuredContent")
-            .unwrap_or(&Value::Null)
+        self.value.field("structuredContent").unwrap_or(&Value::Null)
     }
 
     /// Success-only checks of the payload against the declared variant: a non-empty
@@ -119,13 +103,10 @@ impl RawOutput<'_> {
             Format::Structured => match &variant.schema {
                 Some(schema) => {
                     let path = || pointer_push(&self.path(), "structuredContent");
-                    schema
-                        .validate(self.structured(), "", "the value")
-                        .map_err(|e| {
-                            let message =
-                                format!("the {} output: {}", variant.selector, e.message());
-                            Error::new(e.code(), format!("{}{}", path(), e.path()), message)
-                        })
+                    schema.validate(self.structured(), "", "the value").map_err(|e| {
+                        let message = format!("the {} output: {}", variant.selector, e.message());
+                        Error::new(e.code(), format!("{}{}", path(), e.path()), message)
+                    })
                 }
                 None => Ok(()),
             },

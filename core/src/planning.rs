@@ -63,12 +63,7 @@ impl Mode {
 
     /// The consumers the mode stands for.
     pub fn consumers(self) -> Vec<Selector> {
-        let ui = || {
-            Selector::new(
-                Audience::Extension(APPS_EXTENSION.to_owned()),
-                Format::Structured,
-            )
-        };
+        let ui = || Selector::new(Audience::Extension(APPS_EXTENSION.to_owned()), Format::Structured);
         match self {
             Mode::Conversational => vec![Selector::fallback()],
             Mode::Code => vec![Selector::new(Audience::Programmatic, Format::Structured)],
@@ -123,12 +118,10 @@ impl Plan {
 impl ReceivedTool {
     /// Plans `requestedOutputs` for the consumers given as JSON selectors.
     pub fn plan_consumers(&self, consumers: &Value, options: &PlanOptions) -> Result<Plan> {
-        self.connection()
-            .limits()
-            .check_value(consumers, "/consumers")?;
-        let items = consumers.as_array().ok_or_else(|| {
-            Error::malformed("/consumers", "consumers must be an array of selectors")
-        })?;
+        self.connection().limits().check_value(consumers, "/consumers")?;
+        let items = consumers
+            .as_array()
+            .ok_or_else(|| Error::malformed("/consumers", "consumers must be an array of selectors"))?;
         // The consumers become the request: the request's own rules apply to them.
         let wrapped = Value::Array(items.clone());
         self.plan_from(Some(&wrapped), options)
@@ -149,10 +142,7 @@ impl ReceivedTool {
                 Some(items) => {
                     let mut pairs = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
-                        pairs.push(selection::raw_pair(
-                            item,
-                            &crate::error::pointer_index("/consumers", i),
-                        )?);
+                        pairs.push(selection::raw_pair(item, &crate::error::pointer_index("/consumers", i))?);
                     }
                     pairs == [("assistant", "content")]
                 }
@@ -169,11 +159,7 @@ impl ReceivedTool {
                     ),
                 ));
             }
-            return Ok(Plan {
-                selectors,
-                omit: true,
-                schemas: Vec::new(),
-            });
+            return Ok(Plan { selectors, omit: true, schemas: Vec::new() });
         }
         let selectors = selection::select(self.declaration(), conn, consumers)
             .map_err(|e| rebase(e, selection::REQUESTED_OUTPUTS, "/consumers"))?;
@@ -194,21 +180,13 @@ impl ReceivedTool {
             schemas.push((selector.clone(), schema));
         }
         let omit = selection::is_fallback(&selectors);
-        Ok(Plan {
-            selectors,
-            omit,
-            schemas,
-        })
+        Ok(Plan { selectors, omit, schemas })
     }
 }
 
 fn rebase(error: Error, from: &str, to: &str) -> Error {
     match error.path().strip_prefix(from) {
-        Some(rest) => Error::new(
-            error.code(),
-            format!("{to}{rest}"),
-            error.message().to_owned(),
-        ),
+        Some(rest) => Error::new(error.code(), format!("{to}{rest}"), error.message().to_owned()),
         None => error,
     }
 }

@@ -53,11 +53,7 @@ impl View<'_> {
     pub fn to_json(&self) -> Value {
         match self {
             View::Legacy(result) => (*result).clone(),
-            View::Projected {
-                structured,
-                meta,
-                is_error,
-            } => {
+            View::Projected { structured, meta, is_error } => {
                 let mut map = Map::new();
                 map.insert("content".into(), Value::Array(Vec::new()));
                 map.insert("structuredContent".into(), (*structured).clone());
@@ -123,11 +119,7 @@ impl ReceivedTool {
 
     /// [`ReceivedTool::route`] for selectors already resolved (a [`crate::Plan`]'s, or
     /// [`ReceivedTool::selection`]'s).
-    pub fn route_selected<'r>(
-        &self,
-        selectors: &[crate::Selector],
-        result: &'r Value,
-    ) -> Result<Route<'r>> {
+    pub fn route_selected<'r>(&self, selectors: &[crate::Selector], result: &'r Value) -> Result<Route<'r>> {
         let checked = self.check_selected(selectors, result)?;
         Ok(self.route_checked(&checked, result))
     }
@@ -158,18 +150,12 @@ impl ReceivedTool {
             let selector = &variant.selector;
             let value = output.value;
             if selector.format == Format::Content {
-                let blocks = value
-                    .field("content")
-                    .and_then(Value::as_array)
-                    .map(Vec::as_slice)
-                    .unwrap_or_default();
+                let blocks = value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
                 for (b, block) in blocks.iter().enumerate() {
                     if annotation_conflicts(block, output.audience) {
-                        route
-                            .diagnostics
-                            .push(Diagnostic::AnnotationAudienceConflict {
-                                path: format!("/outputs/{index}/content/{b}"),
-                            });
+                        route.diagnostics.push(Diagnostic::AnnotationAudienceConflict {
+                            path: format!("/outputs/{index}/content/{b}"),
+                        });
                     }
                 }
             }
@@ -178,18 +164,11 @@ impl ReceivedTool {
                 Audience::User => route.user.push(value),
                 Audience::Programmatic => route.programmatic.push(value),
                 Audience::Extension(id) => {
-                    match route
-                        .extensions
-                        .iter_mut()
-                        .find(|(k, _)| *k == output.audience)
-                    {
+                    match route.extensions.iter_mut().find(|(k, _)| *k == output.audience) {
                         Some((_, list)) => list.push(value),
                         None => route.extensions.push((output.audience, vec![value])),
                     }
-                    if conn
-                        .negotiated_extension(id)
-                        .is_some_and(|d| d.model_context)
-                    {
+                    if conn.negotiated_extension(id).is_some_and(|d| d.model_context) {
                         route.model.push(Cow::Borrowed(value));
                     }
                     if id == APPS_EXTENSION && selector.format == Format::Structured {
@@ -206,11 +185,10 @@ impl ReceivedTool {
             // META-1: an entry reaches a consumer only when a negotiated extension whose
             // output is in this result defines it.
             let forwarded = |key: &str| {
-                checked.outputs.iter().any(|o| {
-                    conn.negotiated_extension(o.audience)
-                        .and_then(|d| d.meta_key.as_deref())
-                        == Some(key)
-                })
+                checked
+                    .outputs
+                    .iter()
+                    .any(|o| conn.negotiated_extension(o.audience).and_then(|d| d.meta_key.as_deref()) == Some(key))
             };
             for key in meta.keys() {
                 if !forwarded(key) {
@@ -221,36 +199,18 @@ impl ReceivedTool {
         route
     }
 
-    fn route_legacy<'r>(
-        &self,
-        checked: &CheckedResult<'r>,
-        result: &'r Value,
-        route: &mut Route<'r>,
-    ) {
+    fn route_legacy<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value, route: &mut Route<'r>) {
         // The SEP's migration mapping and today's host convention: legacy content is for the
         // model. A host default, not a claim about the server's intent (LEG-5).
-        let content = checked
-            .result
-            .field("content")
-            .cloned()
-            .unwrap_or(Value::Array(Vec::new()));
-        route.model.push(Cow::Owned(
-            json!({ "audience": "assistant", "format": "content", "content": content }),
-        ));
-        let apps = self
-            .connection()
-            .negotiated_extension(APPS_EXTENSION)
-            .is_some()
-            && has_app_resource(self.tool());
+        let content = checked.result.field("content").cloned().unwrap_or(Value::Array(Vec::new()));
+        route.model.push(Cow::Owned(json!({ "audience": "assistant", "format": "content", "content": content })));
+        let apps = self.connection().negotiated_extension(APPS_EXTENSION).is_some() && has_app_resource(self.tool());
         if apps {
             route.view = Some(View::Legacy(result));
             return;
         }
         if let Some(meta) = checked.meta {
-            route.dropped.extend(
-                meta.keys()
-                    .map(|k| Dropped::Meta(Cow::Borrowed(k.as_str()))),
-            );
+            route.dropped.extend(meta.keys().map(|k| Dropped::Meta(Cow::Borrowed(k.as_str()))));
         }
         if checked.result.contains_key("structuredContent") {
             route.dropped.push(Dropped::LegacyStructuredContent);

@@ -12,14 +12,8 @@ use std::sync::Arc;
 
 /// The dialects a schema may name in `$schema`; absent means 2020-12 (the MCP default).
 const DIALECTS: &[(&str, Draft)] = &[
-    (
-        "https://json-schema.org/draft/2020-12/schema",
-        Draft::Draft202012,
-    ),
-    (
-        "https://json-schema.org/draft/2019-09/schema",
-        Draft::Draft201909,
-    ),
+    ("https://json-schema.org/draft/2020-12/schema", Draft::Draft202012),
+    ("https://json-schema.org/draft/2019-09/schema", Draft::Draft201909),
     ("http://json-schema.org/draft-07/schema", Draft::Draft7),
     ("http://json-schema.org/draft-06/schema", Draft::Draft6),
     ("http://json-schema.org/draft-04/schema", Draft::Draft4),
@@ -39,9 +33,7 @@ pub struct CompiledSchema {
 
 impl fmt::Debug for CompiledSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CompiledSchema")
-            .field("source", &self.source)
-            .finish_non_exhaustive()
+        f.debug_struct("CompiledSchema").field("source", &self.source).finish_non_exhaustive()
     }
 }
 
@@ -50,10 +42,7 @@ impl fmt::Debug for CompiledSchema {
 struct RefuseRetrieval(Arc<AtomicBool>);
 
 impl Retrieve for RefuseRetrieval {
-    fn retrieve(
-        &self,
-        uri: &Uri<String>,
-    ) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+    fn retrieve(&self, uri: &Uri<String>) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         self.0.store(true, Ordering::Relaxed);
         Err(format!("external reference {uri} is not resolved: schemas are never fetched").into())
     }
@@ -68,11 +57,7 @@ enum Engine {
     Backtracking,
 }
 
-fn options(
-    draft: Draft,
-    attempted: &Arc<AtomicBool>,
-    engine: Engine,
-) -> ValidationOptions<'static> {
+fn options(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine) -> ValidationOptions<'static> {
     let options = jsonschema::options()
         .with_draft(draft)
         .with_retriever(RefuseRetrieval(Arc::clone(attempted)))
@@ -80,9 +65,8 @@ fn options(
         .should_validate_formats(false);
     match engine {
         Engine::Linear => options.with_pattern_options(jsonschema::PatternOptions::regex()),
-        Engine::Backtracking => options.with_pattern_options(
-            jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT),
-        ),
+        Engine::Backtracking => options
+            .with_pattern_options(jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT)),
     }
 }
 
@@ -93,11 +77,7 @@ impl CompiledSchema {
             Value::Bool(_) => Draft::Draft202012,
             Value::Object(map) => dialect(map, path)?,
             _ => {
-                return Err(Error::new(
-                    ErrorCode::InvalidSchema,
-                    path,
-                    "a JSON Schema must be an object or a boolean",
-                ))
+                return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
             }
         };
         let attempted = Arc::new(AtomicBool::new(false));
@@ -111,29 +91,15 @@ impl CompiledSchema {
             // A resource outside the schema that could not be retrieved is an external
             // reference even when the retriever was never asked (an external `$dynamicRef`
             // is resolved after the registry is built, without calling it).
-            let unretrievable = matches!(
-                e.kind(),
-                ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. })
-            );
+            let unretrievable =
+                matches!(e.kind(), ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. }));
             if attempted.load(Ordering::Relaxed) || unretrievable {
-                Error::new(
-                    ErrorCode::ExternalRef,
-                    path,
-                    format!("schema refers outside itself: {e}"),
-                )
+                Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {e}"))
             } else {
-                Error::new(
-                    ErrorCode::InvalidSchema,
-                    path,
-                    format!("not a valid JSON Schema: {e}"),
-                )
+                Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
             }
         })?;
-        Ok(CompiledSchema {
-            object_rooted: is_object_rooted(schema),
-            source: schema.clone(),
-            validator,
-        })
+        Ok(CompiledSchema { object_rooted: is_object_rooted(schema), source: schema.clone(), validator })
     }
 
     /// The schema as declared.
@@ -175,17 +141,13 @@ fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
         None => Ok(Draft::Draft202012),
         Some(Value::String(uri)) => {
             let trimmed = uri.strip_suffix('#').unwrap_or(uri);
-            DIALECTS
-                .iter()
-                .find(|(known, _)| *known == trimmed)
-                .map(|(_, d)| *d)
-                .ok_or_else(|| {
-                    Error::new(
-                        ErrorCode::InvalidSchema,
-                        crate::error::pointer_push(path, "$schema"),
-                        format!("unsupported JSON Schema dialect {uri:?}"),
-                    )
-                })
+            DIALECTS.iter().find(|(known, _)| *known == trimmed).map(|(_, d)| *d).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidSchema,
+                    crate::error::pointer_push(path, "$schema"),
+                    format!("unsupported JSON Schema dialect {uri:?}"),
+                )
+            })
         }
         Some(_) => Err(Error::new(
             ErrorCode::InvalidSchema,
@@ -247,37 +209,20 @@ mod tests {
     use serde_json::json;
 
     fn code(schema: Value) -> Option<ErrorCode> {
-        CompiledSchema::compile(&schema, "/schema")
-            .err()
-            .map(|e| e.code())
+        CompiledSchema::compile(&schema, "/schema").err().map(|e| e.code())
     }
 
     #[test]
     fn external_refs_are_refused() {
-        assert_eq!(
-            code(json!({"$ref": "https://example.com/s.json"})),
-            Some(ErrorCode::ExternalRef)
-        );
-        assert_eq!(
-            code(json!({"$ref": "other.json#/x"})),
-            Some(ErrorCode::ExternalRef)
-        );
-        assert_eq!(
-            code(json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"})),
-            None
-        );
+        assert_eq!(code(json!({"$ref": "https://example.com/s.json"})), Some(ErrorCode::ExternalRef));
+        assert_eq!(code(json!({"$ref": "other.json#/x"})), Some(ErrorCode::ExternalRef));
+        assert_eq!(code(json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"})), None);
     }
 
     #[test]
     fn dialects() {
-        assert_eq!(
-            code(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
-            None
-        );
-        assert_eq!(
-            code(json!({"$schema": "https://example.com/my-dialect"})),
-            Some(ErrorCode::InvalidSchema)
-        );
+        assert_eq!(code(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})), None);
+        assert_eq!(code(json!({"$schema": "https://example.com/my-dialect"})), Some(ErrorCode::InvalidSchema));
         assert_eq!(code(json!({"type": 12})), Some(ErrorCode::InvalidSchema));
         assert_eq!(code(json!([])), Some(ErrorCode::InvalidSchema));
     }
@@ -288,17 +233,9 @@ mod tests {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "array", "items": {"$ref": "#/$defs/row"}, "$defs": {"row": {"type": "string"}}
         }));
-        assert_eq!(
-            wrapped["$schema"],
-            json!("https://json-schema.org/draft/2020-12/schema")
-        );
-        assert_eq!(
-            wrapped["properties"]["result"]["items"]["$ref"],
-            json!("#/properties/result/$defs/row")
-        );
+        assert_eq!(wrapped["$schema"], json!("https://json-schema.org/draft/2020-12/schema"));
+        assert_eq!(wrapped["properties"]["result"]["items"]["$ref"], json!("#/properties/result/$defs/row"));
         let compiled = CompiledSchema::compile(&wrapped, "").map_err(|e| e.to_string());
-        assert!(compiled.is_ok_and(
-            |c| c.is_valid(&json!({"result": ["a"]})) && !c.is_valid(&json!({"result": [1]}))
-        ));
+        assert!(compiled.is_ok_and(|c| c.is_valid(&json!({"result": ["a"]})) && !c.is_valid(&json!({"result": [1]}))));
     }
 }

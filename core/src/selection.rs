@@ -22,19 +22,11 @@ pub fn select(
     let Some(requested) = requested else {
         return Ok(vec![Selector::fallback()]);
     };
-    let items = requested.as_array().ok_or_else(|| {
-        Error::malformed(
-            REQUESTED_OUTPUTS,
-            "requestedOutputs must be an array of selectors",
-        )
-    })?;
+    let items = requested
+        .as_array()
+        .ok_or_else(|| Error::malformed(REQUESTED_OUTPUTS, "requestedOutputs must be an array of selectors"))?;
     let limits = conn.limits();
-    limits.check_count(
-        items.len(),
-        limits.max_variants,
-        REQUESTED_OUTPUTS,
-        "requested outputs",
-    )?;
+    limits.check_count(items.len(), limits.max_variants, REQUESTED_OUTPUTS, "requested outputs")?;
     // Shape errors win over everything else.
     let mut raw_pairs = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
@@ -44,10 +36,7 @@ pub fn select(
         return Err(Error::new(
             ErrorCode::RequestedOutputsOnLegacyVersion,
             REQUESTED_OUTPUTS,
-            format!(
-                "requestedOutputs does not exist under protocol version {}",
-                conn.version()
-            ),
+            format!("requestedOutputs does not exist under protocol version {}", conn.version()),
         ));
     }
     if items.is_empty() {
@@ -58,10 +47,7 @@ pub fn select(
         ));
     }
     for (i, pair) in raw_pairs.iter().enumerate() {
-        if raw_pairs
-            .get(..i)
-            .is_some_and(|before| before.contains(pair))
-        {
+        if raw_pairs.get(..i).is_some_and(|before| before.contains(pair)) {
             return Err(Error::new(
                 ErrorCode::DuplicateSelector,
                 pointer_index(REQUESTED_OUTPUTS, i),
@@ -96,10 +82,7 @@ pub(crate) fn resolve(items: &[Value], conn: &Connection, base: &str) -> Result<
                     return Err(Error::new(
                         ErrorCode::InvalidCombination,
                         path,
-                        format!(
-                            "the {id} extension does not allow the {} format",
-                            selector.format.as_str()
-                        ),
+                        format!("the {id} extension does not allow the {} format", selector.format.as_str()),
                     ));
                 }
             }
@@ -111,10 +94,7 @@ pub(crate) fn resolve(items: &[Value], conn: &Connection, base: &str) -> Result<
             return Err(Error::new(
                 ErrorCode::UnnegotiatedExtension,
                 pointer_push(&pointer_index(base, i), "audience"),
-                format!(
-                    "{} was not negotiated on this connection",
-                    selector.audience.as_str()
-                ),
+                format!("{} was not negotiated on this connection", selector.audience.as_str()),
             ));
         }
     }
@@ -123,16 +103,11 @@ pub(crate) fn resolve(items: &[Value], conn: &Connection, base: &str) -> Result<
 
 /// The `(audience, format)` strings of a selector-shaped object, or `malformed`.
 pub(crate) fn raw_pair<'v>(item: &'v Value, path: &str) -> Result<(&'v str, &'v str)> {
-    let obj = item
-        .as_object()
-        .ok_or_else(|| Error::malformed(path, "a selector must be an object"))?;
+    let obj = item.as_object().ok_or_else(|| Error::malformed(path, "a selector must be an object"))?;
     let field = |key: &str| -> Result<&'v str> {
         match obj.get(key) {
             Some(Value::String(s)) => Ok(s.as_str()),
-            Some(_) => Err(Error::malformed(
-                pointer_push(path, key),
-                format!("{key} must be a string"),
-            )),
+            Some(_) => Err(Error::malformed(pointer_push(path, key), format!("{key} must be a string"))),
             None => Err(Error::malformed(path, format!("missing {key}"))),
         }
     };

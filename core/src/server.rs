@@ -43,8 +43,7 @@ impl ServerTool {
     /// options. Never looks at negotiation. Errors carry JSON-RPC -32603: a bad declaration is
     /// the server's own fault.
     pub fn declare(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
-        ServerTool::declare_inner(tool, legacy, config)
-            .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+        ServerTool::declare_inner(tool, legacy, config).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
     }
 
     fn declare_inner(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
@@ -63,21 +62,12 @@ impl ServerTool {
         }
         let (declaration, warnings) = Declaration::read(obj, Judge::Server(config))?;
         let legacy = LegacyOptions::from_json(legacy, &declaration)?;
-        Ok(ServerTool {
-            tool: obj.clone(),
-            declaration,
-            legacy,
-            warnings,
-            config: Arc::clone(config),
-        })
+        Ok(ServerTool { tool: obj.clone(), declaration, legacy, warnings, config: Arc::clone(config) })
     }
 
     /// The tool's name.
     pub fn name(&self) -> &str {
-        self.tool
-            .field("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
+        self.tool.field("name").and_then(Value::as_str).unwrap_or_default()
     }
 
     /// Warnings found when declaring (`missing-schema`).
@@ -117,38 +107,25 @@ impl ServerTool {
 
     /// Resolves a request's `requestedOutputs` (SEL-*). Errors carry JSON-RPC -32602.
     pub fn select(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
-        self.select_inner(conn, requested)
-            .map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+        self.select_inner(conn, requested).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
     }
 
     fn select_inner(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
         if let Some(requested) = requested {
-            conn.limits()
-                .check_value(requested, selection::REQUESTED_OUTPUTS)?;
+            conn.limits().check_value(requested, selection::REQUESTED_OUTPUTS)?;
         }
         selection::select(Some(&self.declaration), conn, requested)
     }
 
     /// Assembles the CallToolResult for the wire (RES-*, ERR-*, LEG-2..7): selection errors
     /// are -32602, faults of the produced outputs -32603 (ERR-4: never an empty `outputs`).
-    pub fn respond(
-        &self,
-        conn: &Connection,
-        requested: Option<&Value>,
-        produced: Produced<'_>,
-    ) -> Result<Value> {
+    pub fn respond(&self, conn: &Connection, requested: Option<&Value>, produced: Produced<'_>) -> Result<Value> {
         let selectors = self.select(conn, requested)?;
-        self.assemble(conn, &selectors, produced)
-            .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+        self.assemble(conn, &selectors, produced).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
     }
 
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].
-    pub fn assemble(
-        &self,
-        conn: &Connection,
-        selectors: &[Selector],
-        produced: Produced<'_>,
-    ) -> Result<Value> {
+    pub fn assemble(&self, conn: &Connection, selectors: &[Selector], produced: Produced<'_>) -> Result<Value> {
         let produced = ProducedParts::read(produced.value, conn)?;
         if conn.version().is_legacy() {
             self.assemble_legacy(conn, &produced)
@@ -157,11 +134,7 @@ impl ServerTool {
         }
     }
 
-    fn assemble_outputs(
-        &self,
-        selectors: &[Selector],
-        produced: &ProducedParts<'_>,
-    ) -> Result<Value> {
+    fn assemble_outputs(&self, selectors: &[Selector], produced: &ProducedParts<'_>) -> Result<Value> {
         let mut outputs = Vec::with_capacity(selectors.len());
         for selector in selectors {
             let Some(output) = produced.find(selector)? else {
@@ -208,11 +181,13 @@ impl ServerTool {
                     "an error result needs assistant/content to build legacy content",
                 ))
             }
-            None => return Err(Error::new(
-                ErrorCode::MissingOutput,
-                "/outputs",
-                "legacy content is built from assistant/content, which the tool did not produce",
-            )),
+            None => {
+                return Err(Error::new(
+                    ErrorCode::MissingOutput,
+                    "/outputs",
+                    "legacy content is built from assistant/content, which the tool did not produce",
+                ))
+            }
         };
         assistant.check_shape(fallback.format)?;
         if !produced.is_error {
@@ -274,29 +249,13 @@ impl<'v> ProducedParts<'v> {
     fn read(value: &'v Value, conn: &Connection) -> Result<Self> {
         let limits = conn.limits();
         limits.check_value(value, "")?;
-        let obj = value
-            .as_object()
-            .ok_or_else(|| Error::malformed("", "produced must be an object"))?;
+        let obj = value.as_object().ok_or_else(|| Error::malformed("", "produced must be an object"))?;
         let list = match obj.field("outputs") {
             Some(Value::Array(list)) => list,
-            _ => {
-                return Err(Error::malformed(
-                    "/outputs",
-                    "produced.outputs must be an array",
-                ))
-            }
+            _ => return Err(Error::malformed("/outputs", "produced.outputs must be an array")),
         };
-        limits.check_count(
-            list.len(),
-            limits.max_variants,
-            "/outputs",
-            "produced outputs",
-        )?;
-        let outputs = list
-            .iter()
-            .enumerate()
-            .map(|(i, item)| read_raw(item, i))
-            .collect::<Result<_>>()?;
+        limits.check_count(list.len(), limits.max_variants, "/outputs", "produced outputs")?;
+        let outputs = list.iter().enumerate().map(|(i, item)| read_raw(item, i)).collect::<Result<_>>()?;
         let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
@@ -306,11 +265,7 @@ impl<'v> ProducedParts<'v> {
         if meta.is_some_and(|m| !m.is_object()) {
             return Err(Error::malformed("/_meta", "_meta must be an object"));
         }
-        Ok(ProducedParts {
-            outputs,
-            is_error,
-            meta,
-        })
+        Ok(ProducedParts { outputs, is_error, meta })
     }
 
     /// The one produced output for `selector`; two for the same selector is `malformed`
@@ -319,10 +274,7 @@ impl<'v> ProducedParts<'v> {
         let mut matches = self.outputs.iter().filter(|o| o.is(selector));
         let first = matches.next();
         if let Some(second) = matches.next() {
-            return Err(Error::malformed(
-                second.path(),
-                format!("the tool produced two {selector} outputs"),
-            ));
+            return Err(Error::malformed(second.path(), format!("the tool produced two {selector} outputs")));
         }
         Ok(first)
     }

@@ -111,11 +111,7 @@ pub struct ProducedOutputs {
     /// Every output the tool computed; the server sends only the requested ones.
     pub outputs: Vec<ToolResultOutput>,
     /// Whether the call failed.
-    #[serde(
-        rename = "isError",
-        skip_serializing_if = "std::ops::Not::not",
-        default
-    )]
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not", default)]
     pub is_error: bool,
     /// Result-level `_meta`.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
@@ -164,18 +160,9 @@ mod tests {
         let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], config);
         let requested = json!([{"audience": "programmatic", "format": "structured"}]);
         let json = produced.to_json();
-        let result = tool
-            .respond(&conn, Some(&requested), Produced::new(&json))
-            .expect("responded");
-        let outputs: Vec<ToolResultOutput> =
-            serde_json::from_value(result["outputs"].clone()).expect("typed");
-        assert_eq!(
-            outputs,
-            vec![ToolResultOutput::structured(
-                Audience::Programmatic,
-                json!({"items": [1, 2]})
-            )]
-        );
+        let result = tool.respond(&conn, Some(&requested), Produced::new(&json)).expect("responded");
+        let outputs: Vec<ToolResultOutput> = serde_json::from_value(result["outputs"].clone()).expect("typed");
+        assert_eq!(outputs, vec![ToolResultOutput::structured(Audience::Programmatic, json!({"items": [1, 2]}))]);
     }
 
     #[test]
@@ -185,12 +172,8 @@ mod tests {
         assert_eq!(output.structured_content, Some(Value::Null));
         assert_eq!(serde_json::to_value(&output).expect("json"), wire);
         let selector: Selector =
-            serde_json::from_value(json!({"audience": "user", "format": "content"}))
-                .expect("selector");
+            serde_json::from_value(json!({"audience": "user", "format": "content"})).expect("selector");
         assert_eq!(selector, Selector::new(Audience::User, Format::Content));
-        assert!(serde_json::from_value::<Selector>(
-            json!({"audience": "host", "format": "content"})
-        )
-        .is_err());
+        assert!(serde_json::from_value::<Selector>(json!({"audience": "host", "format": "content"})).is_err());
     }
 }

@@ -77,10 +77,7 @@ impl ProtocolVersion {
         Err(Error::new(
             ErrorCode::UnsupportedProtocolVersion,
             "",
-            format!(
-                "protocol version {text} is not supported (supported: {})",
-                supported.join(", ")
-            ),
+            format!("protocol version {text} is not supported (supported: {})", supported.join(", ")),
         )
         .with_data(json!({ "supported": supported, "requested": text })))
     }
@@ -99,9 +96,7 @@ impl ProtocolVersion {
     pub fn legacy_structured(self) -> LegacyStructured {
         match self {
             ProtocolVersion::V2024_11_05 | ProtocolVersion::V2025_03_26 => LegacyStructured::None,
-            ProtocolVersion::V2025_06_18 | ProtocolVersion::V2025_11_25 => {
-                LegacyStructured::ObjectOnly
-            }
+            ProtocolVersion::V2025_06_18 | ProtocolVersion::V2025_11_25 => LegacyStructured::ObjectOnly,
             _ => LegacyStructured::Any,
         }
     }
@@ -180,10 +175,7 @@ mod tests {
 
     #[test]
     fn parse_codes() {
-        assert_eq!(
-            ProtocolVersion::parse("2025-06-18").map(|v| v.as_str()),
-            Ok("2025-06-18")
-        );
+        assert_eq!(ProtocolVersion::parse("2025-06-18").map(|v| v.as_str()), Ok("2025-06-18"));
         let err = ProtocolVersion::parse("2025-01-01").err().map(|e| e.code());
         assert_eq!(err, Some(ErrorCode::UnsupportedProtocolVersion));
         let err = ProtocolVersion::parse("2026-02-30").err().map(|e| e.code());

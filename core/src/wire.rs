@@ -39,12 +39,7 @@ impl RequestContext {
         let meta = params
             .get("_meta")
             .and_then(Value::as_object)
-            .ok_or_else(|| {
-                Error::malformed(
-                    "/_meta",
-                    "the request has no params._meta with its protocol version",
-                )
-            })?;
+            .ok_or_else(|| Error::malformed("/_meta", "the request has no params._meta with its protocol version"))?;
         let version = match meta.get(META_PROTOCOL_VERSION) {
             Some(Value::String(v)) => ProtocolVersion::parse(v)?,
             Some(_) => {
@@ -53,12 +48,7 @@ impl RequestContext {
                     "the protocol version must be a string",
                 ))
             }
-            None => {
-                return Err(Error::malformed(
-                    "/_meta",
-                    format!("params._meta lacks {META_PROTOCOL_VERSION}"),
-                ))
-            }
+            None => return Err(Error::malformed("/_meta", format!("params._meta lacks {META_PROTOCOL_VERSION}"))),
         };
         let client_capabilities = match meta.get(META_CLIENT_CAPABILITIES) {
             Some(caps @ Value::Object(_)) => caps.clone(),
@@ -68,34 +58,20 @@ impl RequestContext {
                     "client capabilities must be an object",
                 ))
             }
-            None => {
-                return Err(Error::malformed(
-                    "/_meta",
-                    format!("params._meta lacks {META_CLIENT_CAPABILITIES}"),
-                ))
-            }
+            None => return Err(Error::malformed("/_meta", format!("params._meta lacks {META_CLIENT_CAPABILITIES}"))),
         };
-        Ok(RequestContext {
-            version,
-            client_capabilities,
-        })
+        Ok(RequestContext { version, client_capabilities })
     }
 
     /// The facts agreed in `initialize` (revisions up to 2025-11-25): the negotiated
     /// `protocolVersion` and the client's `capabilities`.
     pub fn from_initialize(protocol_version: &str, client_capabilities: &Value) -> Result<Self> {
-        let version = ProtocolVersion::parse(protocol_version)
-            .map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+        let version = ProtocolVersion::parse(protocol_version).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
         if !client_capabilities.is_object() {
-            return Err(
-                Error::malformed("/capabilities", "client capabilities must be an object")
-                    .on_wire(jsonrpc::INVALID_PARAMS),
-            );
+            return Err(Error::malformed("/capabilities", "client capabilities must be an object")
+                .on_wire(jsonrpc::INVALID_PARAMS));
         }
-        Ok(RequestContext {
-            version,
-            client_capabilities: client_capabilities.clone(),
-        })
+        Ok(RequestContext { version, client_capabilities: client_capabilities.clone() })
     }
 
     /// The connection for this request, given the server's capabilities.
@@ -108,12 +84,7 @@ impl RequestContext {
 /// The extension identifiers both sides list in `capabilities.extensions` (EXT-2), in the
 /// server's order. Apps counts only when the client's settings list the Apps MIME type.
 pub fn negotiate(client_capabilities: &Value, server_capabilities: &Value) -> Vec<String> {
-    let extensions = |caps: &Value| {
-        caps.get("extensions")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default()
-    };
+    let extensions = |caps: &Value| caps.get("extensions").and_then(Value::as_object).cloned().unwrap_or_default();
     let client: Map<String, Value> = extensions(client_capabilities);
     let server: Map<String, Value> = extensions(server_capabilities);
     server
@@ -161,8 +132,7 @@ pub fn tools_call_params(
 /// The tools/list result for one connection: each tool advertised for its version and
 /// negotiated extensions.
 pub fn project_tools_list(tools: &[ServerTool], conn: &Connection) -> Result<Value> {
-    conn.limits()
-        .check_count(tools.len(), conn.limits().max_tools, "/tools", "tools")?;
+    conn.limits().check_count(tools.len(), conn.limits().max_tools, "/tools", "tools")?;
     let projected: Vec<Value> = tools.iter().map(|t| t.advertise(conn)).collect();
     let mut result = Map::new();
     if conn.version().has_result_type() {
@@ -194,15 +164,12 @@ mod tests {
 
     #[test]
     fn negotiation_needs_both_sides_and_the_apps_mime_type() {
-        let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}, "com.example/audit": {}, "com.example/other": {}}});
-        assert_eq!(
-            negotiate(&apps_client(), &server),
-            vec!["io.modelcontextprotocol/ui", "com.example/audit"]
-        );
+        let server =
+            json!({"extensions": {"io.modelcontextprotocol/ui": {}, "com.example/audit": {}, "com.example/other": {}}});
+        assert_eq!(negotiate(&apps_client(), &server), vec!["io.modelcontextprotocol/ui", "com.example/audit"]);
         let no_mime = json!({"extensions": {"io.modelcontextprotocol/ui": {}}});
         assert!(negotiate(&no_mime, &server).is_empty());
-        let wrong_mime =
-            json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html"]}}});
+        let wrong_mime = json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html"]}}});
         assert!(negotiate(&wrong_mime, &server).is_empty());
         assert!(negotiate(&apps_client(), &json!({})).is_empty());
         assert!(negotiate(&json!({"extensions": "nope"}), &server).is_empty());
@@ -221,17 +188,9 @@ mod tests {
         assert_eq!(conn.negotiated(), [APPS_EXTENSION]);
 
         let missing = RequestContext::from_params(&json!({"name": "t"})).expect_err("no _meta");
-        assert_eq!(
-            (missing.code(), missing.jsonrpc_code()),
-            (ErrorCode::Malformed, Some(-32602))
-        );
+        assert_eq!((missing.code(), missing.jsonrpc_code()), (ErrorCode::Malformed, Some(-32602)));
         let no_caps = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-12-01"}});
-        assert_eq!(
-            RequestContext::from_params(&no_caps)
-                .expect_err("no caps")
-                .jsonrpc_code(),
-            Some(-32602)
-        );
+        assert_eq!(RequestContext::from_params(&no_caps).expect_err("no caps").jsonrpc_code(), Some(-32602));
         let unsupported = json!({"_meta": {
             "io.modelcontextprotocol/protocolVersion": "2025-01-01",
             "io.modelcontextprotocol/clientCapabilities": {}
@@ -243,10 +202,7 @@ mod tests {
         assert_eq!(rpc["data"]["requested"], json!("2025-01-01"));
         assert_eq!(rpc["data"]["supported"][5], json!("2026-12-01"));
         let invalid = RequestContext::from_initialize("latest", &json!({})).expect_err("invalid");
-        assert_eq!(
-            (invalid.code(), invalid.jsonrpc_code()),
-            (ErrorCode::InvalidProtocolVersion, Some(-32602))
-        );
+        assert_eq!((invalid.code(), invalid.jsonrpc_code()), (ErrorCode::InvalidProtocolVersion, Some(-32602)));
         assert!(RequestContext::from_initialize("2025-06-18", &json!({})).is_ok());
     }
 
@@ -268,27 +224,13 @@ mod tests {
         let list = project_tools_list(&tools, &plain).expect("listed");
         assert_eq!(count(&list), Some(1));
         assert_eq!(list["resultType"], json!("complete"));
-        let apps = Connection::new(
-            ProtocolVersion::V2026_12_01,
-            vec![APPS_EXTENSION.into()],
-            Arc::clone(&config),
-        );
-        assert_eq!(
-            count(&project_tools_list(&tools, &apps).expect("listed")),
-            Some(2)
-        );
-        let old = Connection::new(
-            ProtocolVersion::V2025_06_18,
-            vec![APPS_EXTENSION.into()],
-            config,
-        );
+        let apps = Connection::new(ProtocolVersion::V2026_12_01, vec![APPS_EXTENSION.into()], Arc::clone(&config));
+        assert_eq!(count(&project_tools_list(&tools, &apps).expect("listed")), Some(2));
+        let old = Connection::new(ProtocolVersion::V2025_06_18, vec![APPS_EXTENSION.into()], config);
         let legacy = project_tools_list(&tools, &old).expect("listed");
         assert!(legacy.get("resultType").is_none());
         assert!(legacy["tools"][0].get("outputVariants").is_none());
-        assert_eq!(
-            legacy["tools"][0]["outputSchema"],
-            json!({"type": "object"})
-        );
+        assert_eq!(legacy["tools"][0]["outputSchema"], json!({"type": "object"}));
     }
 
     #[test]
@@ -300,25 +242,13 @@ mod tests {
         ]});
         let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
         let host = crate::ReceivedTool::accept(&tool, &conn).expect("accepted");
-        let plan = host
-            .plan_mode(crate::Mode::Code, &crate::PlanOptions::default())
-            .expect("planned");
+        let plan = host.plan_mode(crate::Mode::Code, &crate::PlanOptions::default()).expect("planned");
         let args = json!({"requestedOutputs": "from the model, ignored"});
-        let params = tools_call_params(
-            "t",
-            Some(&args),
-            &plan,
-            ProtocolVersion::V2026_12_01,
-            &json!({}),
-        );
-        assert_eq!(
-            params["requestedOutputs"],
-            json!([{"audience": "programmatic", "format": "structured"}])
-        );
+        let params = tools_call_params("t", Some(&args), &plan, ProtocolVersion::V2026_12_01, &json!({}));
+        assert_eq!(params["requestedOutputs"], json!([{"audience": "programmatic", "format": "structured"}]));
         assert_eq!(params["arguments"], args);
         assert_eq!(params["_meta"][META_PROTOCOL_VERSION], json!("2026-12-01"));
-        let ctx =
-            RequestContext::from_params(&params).expect("the server reads what the client wrote");
+        let ctx = RequestContext::from_params(&params).expect("the server reads what the client wrote");
         assert_eq!(ctx.version, ProtocolVersion::V2026_12_01);
         let old = tools_call_params("t", None, &plan, ProtocolVersion::V2025_06_18, &json!({}));
         assert_eq!(old, json!({"name": "t"}));
@@ -326,23 +256,14 @@ mod tests {
 
     #[test]
     fn error_responses() {
-        let err = Error::new(ErrorCode::UndeclaredVariant, "/requestedOutputs/0", "nope")
-            .on_wire(jsonrpc::INVALID_PARAMS);
+        let err =
+            Error::new(ErrorCode::UndeclaredVariant, "/requestedOutputs/0", "nope").on_wire(jsonrpc::INVALID_PARAMS);
         let response = error_response(&json!(7), &err);
         assert_eq!(response["id"], json!(7));
         assert_eq!(response["error"]["code"], json!(-32602));
-        assert_eq!(
-            response["error"]["data"]["mcpOutputsCode"],
-            json!("undeclared-variant")
-        );
-        assert_eq!(
-            response["error"]["data"]["path"],
-            json!("/requestedOutputs/0")
-        );
+        assert_eq!(response["error"]["data"]["mcpOutputsCode"], json!("undeclared-variant"));
+        assert_eq!(response["error"]["data"]["path"], json!("/requestedOutputs/0"));
         let local = Error::new(ErrorCode::SchemaViolation, "", "bad");
-        assert_eq!(
-            error_response(&json!("a"), &local)["error"]["code"],
-            json!(-32603)
-        );
+        assert_eq!(error_response(&json!("a"), &local)["error"]["code"], json!(-32603));
     }
 }

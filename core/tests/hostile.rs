@@ -10,8 +10,7 @@
 
 use mcp_outputs::schema::CompiledSchema;
 use mcp_outputs::{
-    ops, Config, Connection, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool,
-    ServerTool, APPS_EXTENSION,
+    ops, Config, Connection, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerTool, APPS_EXTENSION,
 };
 use serde_json::{json, Map, Value};
 use std::sync::mpsc;
@@ -125,11 +124,7 @@ fn set(value: &mut Value, pointer: &str, new: Value) {
 
 /// Runs `f` on its own thread and fails the test if it does not finish within `budget`: a
 /// termination check with a generous sanity bound, not a performance assertion.
-fn bounded<T: Send + 'static>(
-    what: &str,
-    budget: Duration,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> T {
+fn bounded<T: Send + 'static>(what: &str, budget: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
     let (tx, rx) = mpsc::channel();
     let started = Instant::now();
     std::thread::Builder::new()
@@ -202,16 +197,10 @@ fn respond_and_route(schema: Value, value: Value) -> Result<(), ErrorCode> {
     let host = ReceivedTool::accept(&server.advertise(&conn), &conn).map_err(|e| e.code())?;
     let requested = programmatic_request();
     let produced = produced_of(vec![programmatic_output(value.clone())]);
-    let served = server
-        .respond(&conn, Some(&requested), Produced::new(&produced))
-        .map(|_| ())
-        .map_err(|e| e.code());
+    let served = server.respond(&conn, Some(&requested), Produced::new(&produced)).map(|_| ()).map_err(|e| e.code());
     // The client checks what a hostile server might send unvalidated.
     let result = result_of(vec![programmatic_output(value)]);
-    let routed = host
-        .route(Some(&requested), &result)
-        .map(|_| ())
-        .map_err(|e| e.code());
+    let routed = host.route(Some(&requested), &result).map(|_| ()).map_err(|e| e.code());
     assert_eq!(served, routed, "server and client disagree");
     served
 }
@@ -258,15 +247,7 @@ const fn spot(pointer: &'static str, ok: &'static [Kind], wrong: ErrorCode) -> S
 use ErrorCode::{InvalidSchema, Malformed, SchemaViolation};
 use Kind::{Arr, Bool, Null, Obj, Str};
 
-const ANY: &[Kind] = &[
-    Kind::Null,
-    Kind::Bool,
-    Kind::Int,
-    Kind::Float,
-    Kind::Str,
-    Kind::Arr,
-    Kind::Obj,
-];
+const ANY: &[Kind] = &[Kind::Null, Kind::Bool, Kind::Int, Kind::Float, Kind::Str, Kind::Arr, Kind::Obj];
 const SCHEMA: &[Kind] = &[Obj, Bool];
 const NOTHING: &[Kind] = &[];
 
@@ -275,11 +256,7 @@ const NOTHING: &[Kind] = &[];
 /// fields, which must be ignored: the operation still succeeds.
 fn check_spots(op: &str, base: &Value, spots: &[Spot]) {
     let baseline = ops::run(op, base);
-    assert!(
-        baseline.is_ok(),
-        "{op} baseline: {:?}",
-        baseline.map_err(|e| e.to_string())
-    );
+    assert!(baseline.is_ok(), "{op} baseline: {:?}", baseline.map_err(|e| e.to_string()));
     for s in spots {
         for (kind, sample) in SAMPLES {
             let mut input = base.clone();
@@ -392,11 +369,7 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/produced/outputs/0/content", &[Arr], Malformed),
         spot("/produced/outputs/1/audience", &[Str], Malformed),
         spot("/produced/outputs/1/format", &[Str], Malformed),
-        spot(
-            "/produced/outputs/1/structuredContent",
-            &[Obj],
-            SchemaViolation,
-        ),
+        spot("/produced/outputs/1/structuredContent", &[Obj], SchemaViolation),
         spot("/produced/isError", &[Bool], Malformed),
         spot("/produced/_meta", &[Obj], Malformed),
         spot("/produced/_meta/k", ANY, Malformed),
@@ -404,26 +377,10 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/produced/outputs/0/content/0", &[Obj], Malformed),
         spot("/produced/outputs/0/content/0/type", NOTHING, Malformed),
         spot("/produced/outputs/0/content/0/text", &[Str], Malformed),
-        spot(
-            "/produced/outputs/0/content/0/annotations",
-            &[Obj],
-            Malformed,
-        ),
-        spot(
-            "/produced/outputs/0/content/0/annotations/audience",
-            &[Arr],
-            Malformed,
-        ),
-        spot(
-            "/produced/outputs/0/content/0/annotations/audience/0",
-            &[Str],
-            Malformed,
-        ),
-        spot(
-            "/produced/outputs/0/content/0/annotations/priority",
-            ANY,
-            Malformed,
-        ),
+        spot("/produced/outputs/0/content/0/annotations", &[Obj], Malformed),
+        spot("/produced/outputs/0/content/0/annotations/audience", &[Arr], Malformed),
+        spot("/produced/outputs/0/content/0/annotations/audience/0", &[Str], Malformed),
+        spot("/produced/outputs/0/content/0/annotations/priority", ANY, Malformed),
         spot("/produced/outputs/0/content/1/data", &[Str], Malformed),
         spot("/produced/outputs/0/content/1/mimeType", &[Str], Malformed),
         spot("/produced/outputs/0/content/2/data", &[Str], Malformed),
@@ -431,16 +388,8 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/produced/outputs/0/content/3/uri", &[Str], Malformed),
         spot("/produced/outputs/0/content/3/name", &[Str], Malformed),
         spot("/produced/outputs/0/content/4/resource", &[Obj], Malformed),
-        spot(
-            "/produced/outputs/0/content/4/resource/uri",
-            &[Str],
-            Malformed,
-        ),
-        spot(
-            "/produced/outputs/0/content/4/resource/text",
-            &[Str],
-            Malformed,
-        ),
+        spot("/produced/outputs/0/content/4/resource/uri", &[Str], Malformed),
+        spot("/produced/outputs/0/content/4/resource/text", &[Str], Malformed),
     ];
     check_spots("respond", &base, &spots);
     // The same declaration and request through select and declare.
@@ -511,37 +460,17 @@ fn wrong_types_in_a_received_result() {
         spot("/result/outputs/0/content/0/type", NOTHING, Malformed),
         spot("/result/outputs/0/content/0/text", &[Str], Malformed),
         spot("/result/outputs/0/content/0/annotations", &[Obj], Malformed),
-        spot(
-            "/result/outputs/0/content/0/annotations/audience",
-            &[Arr],
-            Malformed,
-        ),
-        spot(
-            "/result/outputs/0/content/0/annotations/audience/0",
-            &[Str],
-            Malformed,
-        ),
+        spot("/result/outputs/0/content/0/annotations/audience", &[Arr], Malformed),
+        spot("/result/outputs/0/content/0/annotations/audience/0", &[Str], Malformed),
         spot("/result/outputs/0/content/1/data", &[Str], Malformed),
         spot("/result/outputs/0/content/2/mimeType", &[Str], Malformed),
         spot("/result/outputs/0/content/3/uri", &[Str], Malformed),
         spot("/result/outputs/0/content/3/name", &[Str], Malformed),
         spot("/result/outputs/0/content/4/resource", &[Obj], Malformed),
-        spot(
-            "/result/outputs/0/content/4/resource/uri",
-            &[Str],
-            Malformed,
-        ),
-        spot(
-            "/result/outputs/0/content/4/resource/text",
-            &[Str],
-            Malformed,
-        ),
+        spot("/result/outputs/0/content/4/resource/uri", &[Str], Malformed),
+        spot("/result/outputs/0/content/4/resource/text", &[Str], Malformed),
         spot("/result/outputs/1/audience", &[Str], Malformed),
-        spot(
-            "/result/outputs/1/structuredContent",
-            &[Obj],
-            SchemaViolation,
-        ),
+        spot("/result/outputs/1/structuredContent", &[Obj], SchemaViolation),
         spot("/result/isError", &[Bool], Malformed),
         spot("/result/_meta", &[Obj], Malformed),
         spot("/result/_meta/k", ANY, Malformed),
@@ -668,11 +597,7 @@ fn wrong_types_in_extensions_plans_and_migration() {
         "scenario",
         &scenario,
         &[
-            spot(
-                "/produced/outputs/1/structuredContent",
-                &[Obj],
-                SchemaViolation,
-            ),
+            spot("/produced/outputs/1/structuredContent", &[Obj], SchemaViolation),
             spot("/produced/outputs/0/content/0/text", &[Str], Malformed),
             spot("/produced/_meta", &[Obj], Malformed),
             spot("/produced/isError", &[Bool], Malformed),
@@ -700,14 +625,8 @@ fn missing_fields() {
         route(json!({ "outputs": [{ "audience": APPS_EXTENSION, "format": "structured" }] })),
         Some(ErrorCode::OutputShapeMismatch)
     );
-    assert_eq!(
-        route(json!({ "outputs": [{ "audience": APPS_EXTENSION, "structuredContent": 1 }] })),
-        Some(Malformed)
-    );
-    assert_eq!(
-        route(json!({ "outputs": [{ "format": "structured", "structuredContent": 1 }] })),
-        Some(Malformed)
-    );
+    assert_eq!(route(json!({ "outputs": [{ "audience": APPS_EXTENSION, "structuredContent": 1 }] })), Some(Malformed));
+    assert_eq!(route(json!({ "outputs": [{ "format": "structured", "structuredContent": 1 }] })), Some(Malformed));
     assert_eq!(
         route(
             json!({ "outputs": [{ "audience": APPS_EXTENSION, "format": "structured", "structuredContent": {}, "content": [] }] })
@@ -722,20 +641,12 @@ fn missing_fields() {
     }
     let mut t = new_tool();
     t.as_object_mut().unwrap().remove("outputVariants");
-    assert_eq!(
-        run_code("accept", &json!({ "tool": t })),
-        Some(ErrorCode::MissingOutputVariants)
-    );
-    for op in [
-        "respond", "route", "check", "declare", "accept", "select", "plan",
-    ] {
+    assert_eq!(run_code("accept", &json!({ "tool": t })), Some(ErrorCode::MissingOutputVariants));
+    for op in ["respond", "route", "check", "declare", "accept", "select", "plan"] {
         assert_eq!(run_code(op, &json!({})), Some(Malformed), "{op}");
     }
     assert_eq!(run_code("migrate", &json!({})), Some(Malformed));
-    assert_eq!(
-        run_code("no-such-op", &json!({ "tool": new_tool() })),
-        Some(Malformed)
-    );
+    assert_eq!(run_code("no-such-op", &json!({ "tool": new_tool() })), Some(Malformed));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -760,13 +671,7 @@ fn deep_tool_schema_is_limit_exceeded_and_depth_128_is_accepted() {
     let host = ReceivedTool::accept(&server.advertise(&conn), &conn).unwrap();
     // The deep schema is compiled and used.
     let produced = produced_of(vec![assistant_output(), programmatic_output(json!([[1]]))]);
-    let result = server
-        .respond(
-            &conn,
-            Some(&programmatic_request()),
-            Produced::new(&produced),
-        )
-        .unwrap();
+    let result = server.respond(&conn, Some(&programmatic_request()), Produced::new(&produced)).unwrap();
     host.route(Some(&programmatic_request()), &result).unwrap();
     let mut input = Deep(json!({}));
     input.0["tool"] = tool.0.clone();
@@ -775,34 +680,21 @@ fn deep_tool_schema_is_limit_exceeded_and_depth_128_is_accepted() {
     for d in DEEP {
         let tool = Deep(tool_of_depth(d));
         let server = ServerTool::declare(&tool.0, None, &config).map(|_| ());
-        assert_eq!(
-            server.map_err(|e| e.code()),
-            Err(ErrorCode::LimitExceeded),
-            "{d}"
-        );
+        assert_eq!(server.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded), "{d}");
         let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
         let received = ReceivedTool::accept(&tool.0, &conn).map(|_| ());
-        assert_eq!(
-            received.map_err(|e| e.code()),
-            Err(ErrorCode::LimitExceeded)
-        );
+        assert_eq!(received.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
         // A legacy Tool's outputSchema, on the client.
         let mut legacy = Deep(json!({ "name": "t", "inputSchema": {} }));
         legacy.0["outputSchema"] = nested_schema(d);
         let old = Connection::new(ProtocolVersion::V2025_06_18, vec![], Config::new());
         let received = ReceivedTool::accept(&legacy.0, &old).map(|_| ());
-        assert_eq!(
-            received.map_err(|e| e.code()),
-            Err(ErrorCode::LimitExceeded)
-        );
+        assert_eq!(received.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
         // And in the server's legacy options.
         let mut options = Deep(json!({}));
         options.0["outputSchema"] = nested_schema(d);
         let declared = ServerTool::declare(&tool_with(json!({})), Some(&options.0), &config);
-        assert_eq!(
-            declared.map(|_| ()).map_err(|e| e.code()),
-            Err(ErrorCode::LimitExceeded)
-        );
+        assert_eq!(declared.map(|_| ()).map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     }
 }
 
@@ -824,11 +716,7 @@ fn deep_structured_content_is_limit_exceeded_and_depth_128_is_accepted() {
 
         let produced = Deep(produced_of(vec![output_of_depth(128)]));
         assert_eq!(depth(&produced.0), 128);
-        let result = Deep(
-            server
-                .respond(&conn, Some(&requested), Produced::new(&produced.0))
-                .unwrap(),
-        );
+        let result = Deep(server.respond(&conn, Some(&requested), Produced::new(&produced.0)).unwrap());
         assert_eq!(depth(&result.0), 128);
         let route = host.route(Some(&requested), &result.0).unwrap();
         assert_eq!(route.programmatic.len(), 1);
@@ -846,14 +734,8 @@ fn deep_structured_content_is_limit_exceeded_and_depth_128_is_accepted() {
     let host = ReceivedTool::accept(&tool_with(recursive), &host_conn).unwrap();
     for d in DEEP {
         let result = Deep(result_of(vec![output_of_depth(d)]));
-        let got = host
-            .route(Some(&programmatic_request()), &result.0)
-            .map(|_| ());
-        assert_eq!(
-            got.map_err(|e| e.code()),
-            Err(ErrorCode::LimitExceeded),
-            "{d}"
-        );
+        let got = host.route(Some(&programmatic_request()), &result.0).map(|_| ());
+        assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded), "{d}");
     }
     // Legacy: a legacy outputSchema with a reference bounds structuredContent.
     let legacy_tool = json!({
@@ -902,47 +784,27 @@ fn received_structured_content_is_bounded_whatever_its_schema() {
         for d in DEEP {
             let result = Deep(result_of(vec![output_of_depth(d)]));
             let got = host.check(Some(&requested), &result.0).map(|_| ());
-            assert_eq!(
-                got.map_err(|e| e.code()),
-                Err(ErrorCode::LimitExceeded),
-                "{d}"
-            );
+            assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded), "{d}");
             let got = host.route(Some(&requested), &result.0).map(|_| ());
-            assert_eq!(
-                got.map_err(|e| e.code()),
-                Err(ErrorCode::LimitExceeded),
-                "{d}"
-            );
+            assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded), "{d}");
         }
         let zeros = Value::Array(vec![json!(0); Limits::default().max_array_len + 1]);
         let result = result_of(vec![programmatic_output(zeros)]);
         let got = host.route(Some(&requested), &result).map(|_| ());
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     }
-    let small = Limits {
-        max_bytes: 1_000,
-        ..Limits::default()
-    };
+    let small = Limits { max_bytes: 1_000, ..Limits::default() };
     let input = json!({
         "tool": tool_with(json!({ "type": "string" })),
         "requestedOutputs": programmatic_request(),
         "result": result_of(vec![programmatic_output(json!("x".repeat(2_000)))])
     });
     for op in ["check", "route"] {
-        assert_eq!(
-            code_of(ops::run_with_limits(op, &input, small.clone())),
-            Some(ErrorCode::LimitExceeded),
-            "{op}"
-        );
+        assert_eq!(code_of(ops::run_with_limits(op, &input, small.clone())), Some(ErrorCode::LimitExceeded), "{op}");
     }
     // Legacy, and the Apps View (which forwards the whole legacy result, APP-6).
-    let old = Connection::new(
-        ProtocolVersion::V2026_07_28,
-        vec![APPS_EXTENSION.to_owned()],
-        Config::new(),
-    );
-    let legacy_tool =
-        json!({ "name": "t", "inputSchema": {}, "_meta": { "ui": { "resourceUri": "ui://t" } } });
+    let old = Connection::new(ProtocolVersion::V2026_07_28, vec![APPS_EXTENSION.to_owned()], Config::new());
+    let legacy_tool = json!({ "name": "t", "inputSchema": {}, "_meta": { "ui": { "resourceUri": "ui://t" } } });
     let legacy_host = ReceivedTool::accept(&legacy_tool, &old).unwrap();
     let mut legacy_result = Deep(json!({ "content": [] }));
     legacy_result.0["structuredContent"] = nested_objects(10_000);
@@ -968,9 +830,7 @@ fn deep_requested_outputs_and_meta_are_limit_exceeded() {
     };
     let requested = Deep(requested_of(128));
     assert_eq!(depth(&requested.0), 128);
-    server
-        .respond(&conn, Some(&requested.0), Produced::new(&produced))
-        .unwrap();
+    server.respond(&conn, Some(&requested.0), Produced::new(&produced)).unwrap();
     host.route(Some(&requested.0), &result).unwrap();
     for d in DEEP {
         let requested = Deep(requested_of(d));
@@ -980,9 +840,7 @@ fn deep_requested_outputs_and_meta_are_limit_exceeded() {
         assert_eq!(code_of(got), Some(ErrorCode::LimitExceeded));
         let got = host.route(Some(&requested.0), &result).map(|_| ());
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
-        let got = host
-            .plan_consumers(&requested.0, &Default::default())
-            .map(|_| ());
+        let got = host.plan_consumers(&requested.0, &Default::default()).map(|_| ());
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     }
 
@@ -996,9 +854,7 @@ fn deep_requested_outputs_and_meta_are_limit_exceeded() {
     let p = Deep(with_meta(&produced, 128));
     let r = Deep(with_meta(&result, 128));
     assert_eq!((depth(&p.0), depth(&r.0)), (128, 128));
-    server
-        .respond(&conn, Some(&programmatic_request()), Produced::new(&p.0))
-        .unwrap();
+    server.respond(&conn, Some(&programmatic_request()), Produced::new(&p.0)).unwrap();
     let route = host.route(Some(&programmatic_request()), &r.0).unwrap();
     assert_eq!(route.dropped.len(), 1);
     drop(route);
@@ -1024,10 +880,7 @@ fn deep_requested_outputs_and_meta_are_limit_exceeded() {
 fn deep_values_in_every_field_of_every_operation() {
     for (op, fields) in ops::OPERATIONS {
         for field in fields.iter().chain(ops::COMMON_FIELDS) {
-            for (objects, nested) in [
-                (false, nested_arrays as fn(usize) -> Value),
-                (true, nested_objects),
-            ] {
+            for (objects, nested) in [(false, nested_arrays as fn(usize) -> Value), (true, nested_objects)] {
                 let mut input = Deep(json!({
                     "tool": tool_with(json!(true)),
                     "produced": { "outputs": [assistant_output()] },
@@ -1063,10 +916,7 @@ fn deep_values_in_every_field_of_every_operation() {
                     );
                 } else {
                     assert!(
-                        matches!(
-                            code,
-                            None | Some(ErrorCode::Malformed | ErrorCode::LimitExceeded)
-                        ),
+                        matches!(code, None | Some(ErrorCode::Malformed | ErrorCode::LimitExceeded)),
                         "{op}.{field}: {code:?}"
                     );
                 }
@@ -1092,23 +942,11 @@ fn limits_check_value_counts_depth_as_documented() {
         assert!(e.path().starts_with("/x/0/0/"), "{}", e.path());
         assert!(e.path().len() < 4 * 130, "{}", e.path().len());
     }
-    let small = Limits {
-        max_depth: 3,
-        ..Limits::default()
-    };
+    let small = Limits { max_depth: 3, ..Limits::default() };
     assert!(small.check_value(&json!([[[1]]]), "").is_ok());
-    assert_eq!(
-        small.check_value(&json!([[[[1]]]]), "").unwrap_err().code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(small.check_value(&json!([[[[1]]]]), "").unwrap_err().code(), ErrorCode::LimitExceeded);
     assert!(small.check_value(&json!({"a": {"b": ["x"]}}), "").is_ok());
-    assert_eq!(
-        small
-            .check_value(&json!({"a": {"b": [{}]}}), "")
-            .unwrap_err()
-            .code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(small.check_value(&json!({"a": {"b": [{}]}}), "").unwrap_err().code(), ErrorCode::LimitExceeded);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1126,9 +964,7 @@ fn huge_arrays_are_limit_exceeded() {
 
     // Exactly the cap is accepted, one more is not.
     let produced = produced_of(vec![programmatic_output(zeros(max))]);
-    let result = server
-        .respond(&conn, Some(&requested), Produced::new(&produced))
-        .unwrap();
+    let result = server.respond(&conn, Some(&requested), Produced::new(&produced)).unwrap();
     host.route(Some(&requested), &result).unwrap();
     let produced = produced_of(vec![programmatic_output(zeros(max + 1))]);
     let got = server.respond(&conn, Some(&requested), Produced::new(&produced));
@@ -1145,11 +981,7 @@ fn huge_arrays_are_limit_exceeded() {
     // In content (server and client).
     let mut output = assistant_output();
     output["content"] = Value::Array(vec![json!({ "type": "text", "text": "x" }); max + 1]);
-    let got = server.respond(
-        &conn,
-        None,
-        Produced::new(&produced_of(vec![output.clone()])),
-    );
+    let got = server.respond(&conn, None, Produced::new(&produced_of(vec![output.clone()])));
     assert_eq!(code_of(got), Some(ErrorCode::LimitExceeded));
     let got = host.route(None, &result_of(vec![output])).map(|_| ());
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
@@ -1160,9 +992,7 @@ fn huge_arrays_are_limit_exceeded() {
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     let got = host.route(Some(&requested_huge), &small_result).map(|_| ());
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
-    let got = host
-        .plan_consumers(&requested_huge, &Default::default())
-        .map(|_| ());
+    let got = host.plan_consumers(&requested_huge, &Default::default()).map(|_| ());
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
 
     // In _meta (server and client).
@@ -1177,9 +1007,8 @@ fn huge_arrays_are_limit_exceeded() {
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
 
     // An object with too many members.
-    let members: Map<String, Value> = (0..=Limits::default().max_object_len)
-        .map(|i| (format!("k{i}"), json!(0)))
-        .collect();
+    let members: Map<String, Value> =
+        (0..=Limits::default().max_object_len).map(|i| (format!("k{i}"), json!(0))).collect();
     let produced = produced_of(vec![programmatic_output(Value::Object(members.clone()))]);
     let got = server.respond(&conn, Some(&requested), Produced::new(&produced));
     assert_eq!(code_of(got), Some(ErrorCode::LimitExceeded));
@@ -1198,14 +1027,12 @@ fn huge_arrays_are_limit_exceeded() {
 
 #[test]
 fn oversize_input_with_small_limits() {
-    let limits = Limits {
-        max_bytes: 1_000,
-        ..Limits::default()
-    };
+    let limits = Limits { max_bytes: 1_000, ..Limits::default() };
     let big = "x".repeat(2_000);
     let small = "x".repeat(100);
     let input = |text: &str| {
-        let text_output = json!({ "audience": "assistant", "format": "content", "content": [{ "type": "text", "text": text }] });
+        let text_output =
+            json!({ "audience": "assistant", "format": "content", "content": [{ "type": "text", "text": text }] });
         json!({
             "tool": tool_with(json!({ "type": "string" })),
             "requestedOutputs": programmatic_request(),
@@ -1214,57 +1041,27 @@ fn oversize_input_with_small_limits() {
         })
     };
     // The server bounds what it sends.
-    assert_eq!(
-        code_of(ops::run_with_limits(
-            "respond",
-            &input(&small),
-            limits.clone()
-        )),
-        None
-    );
-    assert_eq!(
-        code_of(ops::run_with_limits(
-            "respond",
-            &input(&big),
-            limits.clone()
-        )),
-        Some(ErrorCode::LimitExceeded)
-    );
+    assert_eq!(code_of(ops::run_with_limits("respond", &input(&small), limits.clone())), None);
+    assert_eq!(code_of(ops::run_with_limits("respond", &input(&big), limits.clone())), Some(ErrorCode::LimitExceeded));
     // The client bounds received content and _meta.
     for op in ["route", "check"] {
         let mut i = input(&small);
         i.as_object_mut().unwrap().remove("requestedOutputs");
-        assert_eq!(
-            code_of(ops::run_with_limits(op, &i, limits.clone())),
-            None,
-            "{op}"
-        );
+        assert_eq!(code_of(ops::run_with_limits(op, &i, limits.clone())), None, "{op}");
         let mut i = input(&big);
         i.as_object_mut().unwrap().remove("requestedOutputs");
-        assert_eq!(
-            code_of(ops::run_with_limits(op, &i, limits.clone())),
-            Some(ErrorCode::LimitExceeded),
-            "{op}"
-        );
+        assert_eq!(code_of(ops::run_with_limits(op, &i, limits.clone())), Some(ErrorCode::LimitExceeded), "{op}");
         let mut i = input(&small);
         i.as_object_mut().unwrap().remove("requestedOutputs");
         i["result"]["_meta"] = json!({ "k": big });
-        assert_eq!(
-            code_of(ops::run_with_limits(op, &i, limits.clone())),
-            Some(ErrorCode::LimitExceeded),
-            "{op}"
-        );
+        assert_eq!(code_of(ops::run_with_limits(op, &i, limits.clone())), Some(ErrorCode::LimitExceeded), "{op}");
     }
     // A big tool (a long description) is refused by declare and accept.
     let mut tool = tool_with(json!(true));
     tool["description"] = json!(big);
     for op in ["declare", "accept", "advertise"] {
         assert_eq!(
-            code_of(ops::run_with_limits(
-                op,
-                &json!({ "tool": tool }),
-                limits.clone()
-            )),
+            code_of(ops::run_with_limits(op, &json!({ "tool": tool }), limits.clone())),
             Some(ErrorCode::LimitExceeded),
             "{op}"
         );
@@ -1273,10 +1070,7 @@ fn oversize_input_with_small_limits() {
     let mut i = input("x");
     i["produced"]["outputs"][0]["structuredContent"] = Value::Array(vec![json!("ab"); 500]);
     i["tool"] = tool_with(json!(true));
-    assert_eq!(
-        code_of(ops::run_with_limits("respond", &i, limits.clone())),
-        Some(ErrorCode::LimitExceeded)
-    );
+    assert_eq!(code_of(ops::run_with_limits("respond", &i, limits.clone())), Some(ErrorCode::LimitExceeded));
     // Text input over the byte cap never reaches the parser.
     let text = format!("\"{big}\"");
     let e = limits.parse_text(&text, "result").unwrap_err();
@@ -1288,9 +1082,8 @@ fn oversize_input_with_small_limits() {
 
 /// 64 distinct variants: the five core ones, the Apps one and 58 registered extensions.
 fn variants(count: usize) -> (Value, Vec<Value>) {
-    let extensions: Vec<Value> = (0..58)
-        .map(|i| json!({ "id": format!("com.example/e{i}"), "formats": ["structured"] }))
-        .collect();
+    let extensions: Vec<Value> =
+        (0..58).map(|i| json!({ "id": format!("com.example/e{i}"), "formats": ["structured"] })).collect();
     let mut list = vec![
         json!({ "audience": "assistant", "format": "content" }),
         json!({ "audience": "assistant", "format": "structured" }),
@@ -1299,9 +1092,7 @@ fn variants(count: usize) -> (Value, Vec<Value>) {
         json!({ "audience": "programmatic", "format": "structured" }),
         json!({ "audience": APPS_EXTENSION, "format": "structured" }),
     ];
-    list.extend(
-        (0..58).map(|i| json!({ "audience": format!("com.example/e{i}"), "format": "structured" })),
-    );
+    list.extend((0..58).map(|i| json!({ "audience": format!("com.example/e{i}"), "format": "structured" })));
     while list.len() < count {
         list.push(list[1].clone());
     }
@@ -1314,10 +1105,7 @@ fn too_many_variants_selectors_and_outputs() {
     let max = Limits::default().max_variants;
     assert_eq!(max, 64);
     let (extensions, list) = variants(max);
-    let ids: Vec<String> = (0..58)
-        .map(|i| format!("com.example/e{i}"))
-        .chain([APPS_EXTENSION.to_owned()])
-        .collect();
+    let ids: Vec<String> = (0..58).map(|i| format!("com.example/e{i}")).chain([APPS_EXTENSION.to_owned()]).collect();
     let config = Config::with_extensions(Some(&extensions), Limits::default()).unwrap();
     let conn = Connection::new(ProtocolVersion::V2026_12_01, ids.clone(), config.clone());
     let tool = json!({ "name": "t", "inputSchema": {}, "outputVariants": list });
@@ -1340,9 +1128,7 @@ fn too_many_variants_selectors_and_outputs() {
         .collect();
     let requested = Value::Array(requested);
     let produced = json!({ "outputs": outputs });
-    let result = server
-        .respond(&conn, Some(&requested), Produced::new(&produced))
-        .unwrap();
+    let result = server.respond(&conn, Some(&requested), Produced::new(&produced)).unwrap();
     let route = host.route(Some(&requested), &result).unwrap();
     assert_eq!(route.extensions.len(), 59);
     drop(route);
@@ -1369,11 +1155,7 @@ fn too_many_variants_selectors_and_outputs() {
     // 65 produced outputs, 65 result outputs.
     let mut outs = produced["outputs"].as_array().unwrap().clone();
     outs.push(outs[2].clone());
-    let got = server.respond(
-        &conn,
-        Some(&requested),
-        Produced::new(&json!({ "outputs": outs })),
-    );
+    let got = server.respond(&conn, Some(&requested), Produced::new(&json!({ "outputs": outs })));
     assert_eq!(code_of(got), Some(ErrorCode::LimitExceeded));
     let mut r = result.clone();
     r["outputs"].as_array_mut().unwrap().push(outs[2].clone());
@@ -1387,27 +1169,18 @@ fn too_many_variants_selectors_and_outputs() {
     assert!(got.is_ok());
 
     // Too many extension definitions, too many negotiated extensions.
-    let defs: Vec<Value> = (0..65)
-        .map(|i| json!({ "id": format!("com.example/e{i}"), "formats": ["structured"] }))
-        .collect();
+    let defs: Vec<Value> =
+        (0..65).map(|i| json!({ "id": format!("com.example/e{i}"), "formats": ["structured"] })).collect();
     let got = Config::with_extensions(Some(&Value::Array(defs)), Limits::default()).map(|_| ());
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
-    let negotiated: Vec<Value> = (0..65)
-        .map(|i| json!(format!("com.example/e{i}")))
-        .collect();
+    let negotiated: Vec<Value> = (0..65).map(|i| json!(format!("com.example/e{i}"))).collect();
     assert_eq!(
-        run_code(
-            "accept",
-            &json!({ "tool": tool_with(json!(true)), "negotiated": negotiated })
-        ),
+        run_code("accept", &json!({ "tool": tool_with(json!(true)), "negotiated": negotiated })),
         Some(ErrorCode::LimitExceeded)
     );
 
     // With small custom limits the same caps apply at their configured values.
-    let small = Limits {
-        max_variants: 2,
-        ..Limits::default()
-    };
+    let small = Limits { max_variants: 2, ..Limits::default() };
     let input = json!({
         "tool": tool_with(json!(true)),
         "requestedOutputs": [
@@ -1416,21 +1189,11 @@ fn too_many_variants_selectors_and_outputs() {
             { "audience": "programmatic", "format": "structured" }
         ]
     });
-    assert_eq!(
-        code_of(ops::run_with_limits("select", &input, small.clone())),
-        Some(ErrorCode::LimitExceeded)
-    );
+    assert_eq!(code_of(ops::run_with_limits("select", &input, small.clone())), Some(ErrorCode::LimitExceeded));
     let mut three = tool_with(json!(true));
-    three["outputVariants"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({ "audience": "user", "format": "content" }));
+    three["outputVariants"].as_array_mut().unwrap().push(json!({ "audience": "user", "format": "content" }));
     assert_eq!(
-        code_of(ops::run_with_limits(
-            "declare",
-            &json!({ "tool": three }),
-            small
-        )),
+        code_of(ops::run_with_limits("declare", &json!({ "tool": three }), small)),
         Some(ErrorCode::LimitExceeded)
     );
 }
@@ -1461,13 +1224,7 @@ fn cyclic_schemas() -> Vec<Value> {
 
 #[test]
 fn ref_cycles_terminate() {
-    let values = [
-        json!(1),
-        json!("s"),
-        json!(null),
-        json!({ "a": { "a": { "a": 1 } } }),
-        json!([[[[["x"]]]]]),
-    ];
+    let values = [json!(1), json!("s"), json!(null), json!({ "a": { "a": { "a": 1 } } }), json!([[[[["x"]]]]])];
     for schema in cyclic_schemas() {
         let label = schema.to_string();
         let s = schema.clone();
@@ -1483,21 +1240,13 @@ fn ref_cycles_terminate() {
                         }
                     }
                 }
-                Err(e) => assert!(
-                    matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef),
-                    "{e}"
-                ),
+                Err(e) => assert!(matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef), "{e}"),
             }
             // And so does the whole flow, server and client.
             for v in &values {
                 if let Err(code) = respond_and_route(s.clone(), v.clone()) {
                     assert!(
-                        matches!(
-                            code,
-                            ErrorCode::SchemaViolation
-                                | ErrorCode::InvalidSchema
-                                | ErrorCode::ExternalRef
-                        ),
+                        matches!(code, ErrorCode::SchemaViolation | ErrorCode::InvalidSchema | ErrorCode::ExternalRef),
                         "{code:?}"
                     );
                 }
@@ -1505,15 +1254,13 @@ fn ref_cycles_terminate() {
         });
     }
     // A recursive schema validates a recursive value down to the depth limit.
-    let schema = json!({ "type": ["object", "integer"], "properties": { "a": { "$ref": "#" } }, "additionalProperties": false });
+    let schema =
+        json!({ "type": ["object", "integer"], "properties": { "a": { "$ref": "#" } }, "additionalProperties": false });
     let ok = nested_objects(124);
     assert_eq!(respond_and_route(schema.clone(), ok), Ok(()));
     let mut bad = nested_objects(123);
     *bad.pointer_mut(&"/a".repeat(122)).unwrap() = json!({ "a": { "b": 1 } });
-    assert_eq!(
-        respond_and_route(schema, bad),
-        Err(ErrorCode::SchemaViolation)
-    );
+    assert_eq!(respond_and_route(schema, bad), Err(ErrorCode::SchemaViolation));
 }
 
 #[test]
@@ -1537,21 +1284,12 @@ fn catastrophic_patterns_are_bounded() {
             let schema = json!({ "type": "string", "pattern": pattern });
             let direct = respond_and_route(schema.clone(), json!(subject.clone()));
             // In nested positions too: an array item and an object key.
-            let items = respond_and_route(
-                json!({ "type": "array", "items": schema }),
-                json!([subject.clone()]),
-            );
-            let keys = respond_and_route(
-                json!({ "propertyNames": { "pattern": pattern } }),
-                json!({ subject: 1 }),
-            );
+            let items = respond_and_route(json!({ "type": "array", "items": schema }), json!([subject.clone()]));
+            let keys = respond_and_route(json!({ "propertyNames": { "pattern": pattern } }), json!({ subject: 1 }));
             (direct, items, keys)
         });
         for r in [got.0, got.1, got.2] {
-            assert!(
-                matches!(r, Ok(()) | Err(ErrorCode::SchemaViolation)),
-                "{pattern}: {r:?}"
-            );
+            assert!(matches!(r, Ok(()) | Err(ErrorCode::SchemaViolation)), "{pattern}: {r:?}");
         }
         // None of these subjects matches: a bounded answer must not be "valid" by mistake
         // for the patterns the engine can decide.
@@ -1566,16 +1304,12 @@ fn catastrophic_patterns_are_bounded() {
 /// against many strings cost time linear in the input, whatever the pattern.
 #[test]
 fn many_catastrophic_linear_patterns_are_bounded_in_total() {
-    let patterns: Vec<Value> = (0..100)
-        .map(|i| json!({ "not": { "pattern": format!("^(a+)+$|^(a|aa)+b|x{{{i}}}z") } }))
-        .collect();
+    let patterns: Vec<Value> =
+        (0..100).map(|i| json!({ "not": { "pattern": format!("^(a+)+$|^(a|aa)+b|x{{{i}}}z") } })).collect();
     let schema = json!({ "items": { "allOf": patterns } });
-    let strings: Vec<Value> = (0..100)
-        .map(|i| json!(format!("{}{i}!", "a".repeat(40))))
-        .collect();
-    let got = bounded("many catastrophic linear patterns", BUDGET, move || {
-        respond_and_route(schema, Value::Array(strings))
-    });
+    let strings: Vec<Value> = (0..100).map(|i| json!(format!("{}{i}!", "a".repeat(40)))).collect();
+    let got =
+        bounded("many catastrophic linear patterns", BUDGET, move || respond_and_route(schema, Value::Array(strings)));
     assert!(matches!(got, Ok(()) | Err(ErrorCode::SchemaViolation)));
 }
 
@@ -1584,16 +1318,11 @@ fn many_catastrophic_linear_patterns_are_bounded_in_total() {
 /// patterns × strings, so this checks a moderate number of them.
 #[test]
 fn backtracking_patterns_are_bounded_per_match() {
-    let patterns: Vec<Value> = (0..10)
-        .map(|i| json!({ "not": { "pattern": format!("^(a|a)*\\1b|x{{{i}}}z") } }))
-        .collect();
+    let patterns: Vec<Value> =
+        (0..10).map(|i| json!({ "not": { "pattern": format!("^(a|a)*\\1b|x{{{i}}}z") } })).collect();
     let schema = json!({ "items": { "allOf": patterns } });
-    let strings: Vec<Value> = (0..10)
-        .map(|i| json!(format!("{}{i}!", "a".repeat(30))))
-        .collect();
-    let got = bounded("backtracking patterns", BUDGET, move || {
-        respond_and_route(schema, Value::Array(strings))
-    });
+    let strings: Vec<Value> = (0..10).map(|i| json!(format!("{}{i}!", "a".repeat(30)))).collect();
+    let got = bounded("backtracking patterns", BUDGET, move || respond_and_route(schema, Value::Array(strings)));
     assert!(matches!(got, Ok(()) | Err(ErrorCode::SchemaViolation)));
 }
 
@@ -1608,11 +1337,7 @@ fn invalid_patterns_are_invalid_schema() {
         ];
         for schema in schemas {
             let got = ServerTool::declare(&tool_with(schema.clone()), None, &Config::new());
-            assert_eq!(
-                got.map(|_| ()).map_err(|e| e.code()),
-                Err(ErrorCode::InvalidSchema),
-                "{schema}"
-            );
+            assert_eq!(got.map(|_| ()).map_err(|e| e.code()), Err(ErrorCode::InvalidSchema), "{schema}");
             // Received by a client, new and legacy shape.
             let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
             let got = ReceivedTool::accept(&tool_with(schema.clone()), &conn).map(|_| ());
@@ -1625,10 +1350,7 @@ fn invalid_patterns_are_invalid_schema() {
     }
     // A pattern of the wrong type is an invalid schema as well.
     let got = ServerTool::declare(&tool_with(json!({ "pattern": 5 })), None, &Config::new());
-    assert_eq!(
-        got.map(|_| ()).map_err(|e| e.code()),
-        Err(ErrorCode::InvalidSchema)
-    );
+    assert_eq!(got.map(|_| ()).map_err(|e| e.code()), Err(ErrorCode::InvalidSchema));
 }
 
 /// Every place a schema enters the library, with `schema` in it; returns each code.
@@ -1639,29 +1361,16 @@ fn schema_entry_points(schema: &Value) -> Vec<(&'static str, Option<ErrorCode>)>
     let legacy_tool = json!({ "name": "t", "inputSchema": {}, "outputSchema": schema });
     let errs = |r: Result<(), mcp_outputs::Error>| r.err().map(|e| e.code());
     vec![
-        (
-            "declare",
-            errs(ServerTool::declare(&tool_with(schema.clone()), None, &config).map(|_| ())),
-        ),
+        ("declare", errs(ServerTool::declare(&tool_with(schema.clone()), None, &config).map(|_| ()))),
         (
             "legacy.outputSchema",
             errs(
-                ServerTool::declare(
-                    &tool_with(json!(true)),
-                    Some(&json!({ "outputSchema": schema })),
-                    &config,
-                )
-                .map(|_| ()),
+                ServerTool::declare(&tool_with(json!(true)), Some(&json!({ "outputSchema": schema })), &config)
+                    .map(|_| ()),
             ),
         ),
-        (
-            "accept",
-            errs(ReceivedTool::accept(&tool_with(schema.clone()), &new).map(|_| ())),
-        ),
-        (
-            "accept legacy",
-            errs(ReceivedTool::accept(&legacy_tool, &old).map(|_| ())),
-        ),
+        ("accept", errs(ReceivedTool::accept(&tool_with(schema.clone()), &new).map(|_| ()))),
+        ("accept legacy", errs(ReceivedTool::accept(&legacy_tool, &old).map(|_| ()))),
         (
             "migrate",
             run_code(
@@ -1669,10 +1378,7 @@ fn schema_entry_points(schema: &Value) -> Vec<(&'static str, Option<ErrorCode>)>
                 &json!({ "legacyTool": legacy_tool, "options": { "programmaticFromOutputSchema": true } }),
             ),
         ),
-        (
-            "schema",
-            CompiledSchema::compile(schema, "").err().map(|e| e.code()),
-        ),
+        ("schema", CompiledSchema::compile(schema, "").err().map(|e| e.code())),
     ]
 }
 
@@ -1750,9 +1456,7 @@ fn external_dynamic_refs_are_external_ref() {
     }
     // An anchor that does not exist inside the schema stays an invalid schema.
     assert_eq!(
-        CompiledSchema::compile(&json!({ "$dynamicRef": "#nope" }), "")
-            .err()
-            .map(|e| e.code()),
+        CompiledSchema::compile(&json!({ "$dynamicRef": "#nope" }), "").err().map(|e| e.code()),
         Some(ErrorCode::InvalidSchema)
     );
 }
@@ -1769,61 +1473,27 @@ fn deep_text_is_refused_before_parsing() {
     let e = limits.parse_text(&text, "result").unwrap_err();
     assert_eq!(e.code(), ErrorCode::LimitExceeded);
     let closed = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    assert_eq!(
-        limits.parse_text(&closed, "x").unwrap_err().code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(limits.parse_text(&closed, "x").unwrap_err().code(), ErrorCode::LimitExceeded);
     let objects = format!("{}1{}", "{\"a\":".repeat(50_000), "}".repeat(50_000));
-    assert_eq!(
-        limits
-            .parse_bytes(objects.as_bytes(), "x")
-            .unwrap_err()
-            .code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(limits.parse_bytes(objects.as_bytes(), "x").unwrap_err().code(), ErrorCode::LimitExceeded);
     // The boundary: 128 levels parse, 129 do not.
     let at = |d: usize| format!("{}{}", "[".repeat(d), "]".repeat(d));
     let v = Deep(limits.parse_text(&at(128), "x").unwrap());
     assert_eq!(depth(&v.0), 128);
-    assert_eq!(
-        limits.parse_text(&at(129), "x").unwrap_err().code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(limits.parse_text(&at(129), "x").unwrap_err().code(), ErrorCode::LimitExceeded);
     // Brackets inside strings (with escaped quotes) are not nesting.
     let inside = format!("[\"\\\"{}\"]", "[".repeat(10_000));
-    assert_eq!(
-        limits.parse_text(&inside, "x").unwrap(),
-        json!([format!("\"{}", "[".repeat(10_000))])
-    );
+    assert_eq!(limits.parse_text(&inside, "x").unwrap(), json!([format!("\"{}", "[".repeat(10_000))]));
     // Unbalanced closers first do not hide what follows.
     let tricky = format!("]]]]{}", "[".repeat(200));
-    assert_eq!(
-        limits.parse_text(&tricky, "x").unwrap_err().code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(limits.parse_text(&tricky, "x").unwrap_err().code(), ErrorCode::LimitExceeded);
     // Other bad text is malformed.
-    for bad in [
-        "",
-        "[",
-        "[1] x",
-        "{\"a\":}",
-        "\"\\ud800\"",
-        "\"\\udc00\"",
-        "1e999",
-        "nul",
-    ] {
-        assert_eq!(
-            limits.parse_text(bad, "x").unwrap_err().code(),
-            ErrorCode::Malformed,
-            "{bad:?}"
-        );
+    for bad in ["", "[", "[1] x", "{\"a\":}", "\"\\ud800\"", "\"\\udc00\"", "1e999", "nul"] {
+        assert_eq!(limits.parse_text(bad, "x").unwrap_err().code(), ErrorCode::Malformed, "{bad:?}");
     }
     // A huge array in text is refused after parsing by the array cap.
     let huge = format!("[{}0]", "0,".repeat(Limits::default().max_array_len));
-    assert_eq!(
-        limits.parse_text(&huge, "x").unwrap_err().code(),
-        ErrorCode::LimitExceeded
-    );
+    assert_eq!(limits.parse_text(&huge, "x").unwrap_err().code(), ErrorCode::LimitExceeded);
 }
 
 #[test]
@@ -1839,16 +1509,9 @@ fn non_utf8_bytes_are_malformed() {
         b"\"\xf4\x90\x80\x80\"",
         b"[1, 2, \xe2\x82]",
     ] {
-        assert_eq!(
-            limits.parse_bytes(bytes, "x").unwrap_err().code(),
-            ErrorCode::Malformed,
-            "{bytes:?}"
-        );
+        assert_eq!(limits.parse_bytes(bytes, "x").unwrap_err().code(), ErrorCode::Malformed, "{bytes:?}");
     }
-    assert_eq!(
-        limits.parse_bytes("[\"é\"]".as_bytes(), "x").unwrap(),
-        json!(["é"])
-    );
+    assert_eq!(limits.parse_bytes("[\"é\"]".as_bytes(), "x").unwrap(), json!(["é"]));
 }
 
 #[test]
@@ -1888,22 +1551,10 @@ fn odd_protocol_versions() {
     ];
     for text in invalid {
         let e = ProtocolVersion::parse(text).unwrap_err();
-        assert_eq!(
-            e.code(),
-            ErrorCode::InvalidProtocolVersion,
-            "{:?}",
-            text.get(..20)
-        );
+        assert_eq!(e.code(), ErrorCode::InvalidProtocolVersion, "{:?}", text.get(..20));
         assert_eq!(e.to_jsonrpc_error(), None);
     }
-    for text in [
-        "2026-12-02",
-        "2024-02-29",
-        "2000-02-29",
-        "0000-01-01",
-        "9999-12-31",
-        "2025-01-01",
-    ] {
+    for text in ["2026-12-02", "2024-02-29", "2000-02-29", "0000-01-01", "9999-12-31", "2025-01-01"] {
         let e = ProtocolVersion::parse(text).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnsupportedProtocolVersion, "{text}");
         assert_eq!(e.data().unwrap()["requested"], json!(text));
@@ -1919,20 +1570,10 @@ fn odd_protocol_versions() {
         })
     };
     let e = ops::run("respond", &input("latest")).unwrap_err();
-    assert_eq!(
-        (e.code(), e.jsonrpc_code()),
-        (ErrorCode::InvalidProtocolVersion, Some(-32602))
-    );
+    assert_eq!((e.code(), e.jsonrpc_code()), (ErrorCode::InvalidProtocolVersion, Some(-32602)));
     let e = ops::run("respond", &input("2099-01-01")).unwrap_err();
-    assert_eq!(
-        (e.code(), e.jsonrpc_code()),
-        (ErrorCode::UnsupportedProtocolVersion, Some(-32022))
-    );
+    assert_eq!((e.code(), e.jsonrpc_code()), (ErrorCode::UnsupportedProtocolVersion, Some(-32022)));
     for op in ["advertise", "select", "accept", "route", "check", "plan"] {
-        assert_eq!(
-            run_code(op, &input("2026-12-01x")),
-            Some(ErrorCode::InvalidProtocolVersion),
-            "{op}"
-        );
+        assert_eq!(run_code(op, &input("2026-12-01x")), Some(ErrorCode::InvalidProtocolVersion), "{op}");
     }
 }

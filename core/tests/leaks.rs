@@ -12,8 +12,8 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use mcp_outputs::{
-    ops, Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool,
-    ServerTool, APPS_EXTENSION,
+    ops, Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerTool,
+    APPS_EXTENSION,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestError, TestRunner};
@@ -26,13 +26,7 @@ const AUDIT: &str = "com.example/audit";
 
 /// Result `_meta` keys the tool may produce: the Apps key, the audit extension's key, an
 /// unrelated namespaced key, a core-looking key and a bare `ui` key that only looks like Apps.
-const META_KEYS: [&str; 5] = [
-    APPS_EXTENSION,
-    AUDIT,
-    "com.example/other",
-    "progressToken",
-    "ui",
-];
+const META_KEYS: [&str; 5] = [APPS_EXTENSION, AUDIT, "com.example/other", "progressToken", "ui"];
 
 /// Every variant a random tool may declare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,10 +68,7 @@ impl Slot {
     }
 
     fn is_content(self) -> bool {
-        matches!(
-            self,
-            Slot::AssistantContent | Slot::UserContent | Slot::AuditContent
-        )
+        matches!(self, Slot::AssistantContent | Slot::UserContent | Slot::AuditContent)
     }
 
     fn format(self) -> &'static str {
@@ -108,9 +99,7 @@ impl Slot {
     fn of(output: &Value) -> Option<Slot> {
         let audience = output.get("audience")?.as_str()?;
         let format = output.get("format")?.as_str()?;
-        SLOTS
-            .into_iter()
-            .find(|s| s.audience() == audience && s.format() == format)
+        SLOTS.into_iter().find(|s| s.audience() == audience && s.format() == format)
     }
 }
 
@@ -344,9 +333,7 @@ impl World {
         let mut declared: Vec<(u8, Slot)> = SLOTS
             .into_iter()
             .enumerate()
-            .filter(|(i, slot)| {
-                *slot == Slot::AssistantContent || (raw.include[*i] && raw.audit.allows(*slot))
-            })
+            .filter(|(i, slot)| *slot == Slot::AssistantContent || (raw.include[*i] && raw.audit.allows(*slot)))
             .map(|(i, slot)| (raw.declaration_order[i], slot))
             .collect();
         declared.sort_by_key(|(key, _)| *key);
@@ -389,10 +376,7 @@ impl World {
                 _ => None,
             };
             if let Some(source) = source.filter(|s| declared.contains(s)) {
-                options.insert(
-                    "structuredFrom".into(),
-                    json!(format!("{}/structured", source.audience())),
-                );
+                options.insert("structuredFrom".into(), json!(format!("{}/structured", source.audience())));
             }
             if let Some(mirror) = mirror {
                 options.insert("mirror".into(), json!(mirror));
@@ -422,12 +406,8 @@ impl World {
             Some(_) if version.is_legacy() && raw.corrupt % 10 != 0 => None,
             None => None,
             Some((mask, keys)) => {
-                let mut chosen: Vec<(u8, Slot)> = declared
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask[*i])
-                    .map(|(i, s)| (keys[i], *s))
-                    .collect();
+                let mut chosen: Vec<(u8, Slot)> =
+                    declared.iter().enumerate().filter(|(i, _)| mask[*i]).map(|(i, s)| (keys[i], *s)).collect();
                 if chosen.is_empty() {
                     let i = usize::from(keys[0]) % declared.len();
                     chosen.push((0, declared[i]));
@@ -436,15 +416,10 @@ impl World {
                 let mut list: Vec<Value> = chosen.iter().map(|(_, s)| s.selector()).collect();
                 match raw.corrupt {
                     0 => list.push(list[0].clone()),
-                    1 => list.push(
-                        SLOTS
-                            .into_iter()
-                            .find(|s| !declared.contains(s))
-                            .map_or_else(
-                                || json!({ "audience": "com.example/unknown", "format": "structured" }),
-                                Slot::selector,
-                            ),
-                    ),
+                    1 => list.push(SLOTS.into_iter().find(|s| !declared.contains(s)).map_or_else(
+                        || json!({ "audience": "com.example/unknown", "format": "structured" }),
+                        Slot::selector,
+                    )),
                     2 => list.clear(),
                     3 => list.push(json!({ "audience": "host", "format": "content" })),
                     _ => {}
@@ -467,10 +442,7 @@ impl World {
                 let blocks: Vec<Value> = if *slot == Slot::AssistantContent && raw.empty_assistant {
                     Vec::new()
                 } else {
-                    raw.blocks[i]
-                        .iter()
-                        .map(|(k, a, l)| block(*k, *a, *l, &marker))
-                        .collect()
+                    raw.blocks[i].iter().map(|(k, a, l)| block(*k, *a, *l, &marker)).collect()
                 };
                 output["content"] = Value::Array(blocks);
             } else {
@@ -510,8 +482,7 @@ impl World {
             ));
         }
         outputs.sort_by_key(|(k, _)| *k);
-        let mut produced =
-            json!({ "outputs": outputs.into_iter().map(|(_, o)| o).collect::<Vec<_>>() });
+        let mut produced = json!({ "outputs": outputs.into_iter().map(|(_, o)| o).collect::<Vec<_>>() });
         if let Some(is_error) = raw.is_error {
             produced["isError"] = json!(is_error);
         }
@@ -531,18 +502,7 @@ impl World {
             produced["_meta"] = Value::Object(meta);
         }
 
-        World {
-            raw: raw.clone(),
-            config,
-            conn,
-            version,
-            tool,
-            legacy,
-            declared,
-            requested,
-            produced,
-            meta_keys,
-        }
+        World { raw: raw.clone(), config, conn, version, tool, legacy, declared, requested, produced, meta_keys }
     }
 
     fn describe(&self) -> String {
@@ -577,11 +537,7 @@ fn text(value: &Value) -> String {
 
 /// A typed error: one of the stable codes, with its wire form intact.
 fn assert_typed(error: &Error) -> Result<(), TestCaseError> {
-    prop_assert!(
-        ErrorCode::ALL.contains(&error.code()),
-        "unknown code {:?}",
-        error.code()
-    );
+    prop_assert!(ErrorCode::ALL.contains(&error.code()), "unknown code {:?}", error.code());
     prop_assert_eq!(ErrorCode::parse(error.code().as_str()), Some(error.code()));
     prop_assert_eq!(&error.to_json()["code"], &json!(error.code().as_str()));
     Ok(())
@@ -615,27 +571,16 @@ fn check_case(raw: &Raw, stats: &Stats) -> Result<(), TestCaseError> {
             assert_typed(&e)?;
             prop_assert_eq!(e.jsonrpc_code(), Some(-32603));
             bump(&stats.declare_errors);
-            *stats
-                .codes
-                .borrow_mut()
-                .entry(e.code().as_str())
-                .or_default() += 1;
+            *stats.codes.borrow_mut().entry(e.code().as_str()).or_default() += 1;
             return Ok(());
         }
     };
     let advertised = server.advertise(&w.conn);
     // DECL-5: an unnegotiated extension's variant is never advertised.
-    for variant in advertised["outputVariants"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
+    for variant in advertised["outputVariants"].as_array().into_iter().flatten() {
         let audience = variant["audience"].as_str().unwrap();
         if audience.contains('/') {
-            prop_assert!(
-                w.conn.negotiated_extension(audience).is_some(),
-                "advertised unnegotiated {audience}"
-            );
+            prop_assert!(w.conn.negotiated_extension(audience).is_some(), "advertised unnegotiated {audience}");
         }
     }
     let host = ReceivedTool::accept(&advertised, &w.conn).map_err(|e| {
@@ -655,11 +600,7 @@ fn check_case(raw: &Raw, stats: &Stats) -> Result<(), TestCaseError> {
                 e
             );
             bump(&stats.respond_errors);
-            *stats
-                .codes
-                .borrow_mut()
-                .entry(e.code().as_str())
-                .or_default() += 1;
+            *stats.codes.borrow_mut().entry(e.code().as_str()).or_default() += 1;
             return Ok(());
         }
     };
@@ -691,12 +632,7 @@ fn check_case(raw: &Raw, stats: &Stats) -> Result<(), TestCaseError> {
 fn requested_slots(w: &World) -> Vec<Slot> {
     match &w.requested {
         None => vec![Slot::AssistantContent],
-        Some(list) => list
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| Slot::of(s).unwrap())
-            .collect(),
+        Some(list) => list.as_array().unwrap().iter().map(|s| Slot::of(s).unwrap()).collect(),
     }
 }
 
@@ -720,10 +656,7 @@ fn check_new(
     let sent: Vec<Slot> = outputs.iter().map(|o| Slot::of(o).unwrap()).collect();
     let distinct: BTreeSet<Slot> = sent.iter().copied().collect();
     prop_assert_eq!(distinct.len(), sent.len(), "an output sent twice");
-    prop_assert!(
-        sent.iter().all(|s| requested.contains(s)),
-        "unrequested output sent"
-    );
+    prop_assert!(sent.iter().all(|s| requested.contains(s)), "unrequested output sent");
     if !is_error {
         prop_assert_eq!(&sent, &requested, "outputs not in request order");
     }
@@ -739,20 +672,9 @@ fn check_new(
     // Routing as the audiences say, nothing more (ROUTE-1..4): each list holds exactly the
     // outputs of its audience, as received.
     let pick = |f: &dyn Fn(&str) -> bool| -> Value {
-        Value::Array(
-            outputs
-                .iter()
-                .filter(|o| f(o["audience"].as_str().unwrap()))
-                .cloned()
-                .collect(),
-        )
+        Value::Array(outputs.iter().filter(|o| f(o["audience"].as_str().unwrap())).cloned().collect())
     };
-    prop_assert_eq!(
-        &route["model"],
-        &pick(&|a| a == "assistant" || (a == AUDIT && audit_to_model)),
-        "model {}",
-        ctx()
-    );
+    prop_assert_eq!(&route["model"], &pick(&|a| a == "assistant" || (a == AUDIT && audit_to_model)), "model {}", ctx());
     prop_assert_eq!(&route["user"], &pick(&|a| a == "user"));
     prop_assert_eq!(&route["programmatic"], &pick(&|a| a == "programmatic"));
     let mut extensions = Map::new();
@@ -780,10 +702,7 @@ fn check_new(
             prop_assert!(!route_text.contains(&m), "{m} routed\n{}", ctx());
         }
     }
-    for m in [
-        format!("SECRET-undeclared-{n}#"),
-        format!("SECRET-stray-{n}#"),
-    ] {
+    for m in [format!("SECRET-undeclared-{n}#"), format!("SECRET-stray-{n}#")] {
         prop_assert!(!result_text.contains(&m), "{m} on the wire\n{}", ctx());
         prop_assert!(!route_text.contains(&m), "{m} routed\n{}", ctx());
     }
@@ -791,8 +710,8 @@ fn check_new(
     // (d) ROUTE-2, ROUTE-3, ROUTE-4: user, programmatic and View data never reach the model;
     // the audit extension's only when its definition says so.
     for slot in SLOTS {
-        let to_model = slot.audience() == "assistant"
-            || (slot.audience() == AUDIT && audit_to_model && requested.contains(&slot));
+        let to_model =
+            slot.audience() == "assistant" || (slot.audience() == AUDIT && audit_to_model && requested.contains(&slot));
         for m in [marker(slot, n), note_marker(slot, n)] {
             if !to_model {
                 prop_assert!(!model_text.contains(&m), "{m} reached the model\n{}", ctx());
@@ -811,10 +730,7 @@ fn check_new(
 
     // (b) META-1: result `_meta` has no audience. Only the Apps entry reaches a consumer
     // (the View, inside `view`); every entry no present extension forwards is in `dropped`.
-    let present: BTreeSet<&str> = outputs
-        .iter()
-        .map(|o| o["audience"].as_str().unwrap())
-        .collect();
+    let present: BTreeSet<&str> = outputs.iter().map(|o| o["audience"].as_str().unwrap()).collect();
     let mut forwarded: BTreeSet<&str> = BTreeSet::new();
     if present.contains(APPS_EXTENSION) {
         forwarded.insert(APPS_EXTENSION);
@@ -829,12 +745,7 @@ fn check_new(
         .filter(|k| !forwarded.contains(k))
         .map(|k| text(&json!({ "meta": k })))
         .collect();
-    let dropped: BTreeSet<String> = route["dropped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(text)
-        .collect();
+    let dropped: BTreeSet<String> = route["dropped"].as_array().unwrap().iter().map(text).collect();
     prop_assert_eq!(dropped, expected_dropped, "dropped\n{}", ctx());
     for i in &w.meta_keys {
         let m = meta_marker(*i, n);
@@ -847,11 +758,7 @@ fn check_new(
             prop_assert!(!list.contains(&m), "_meta {} reached {name}", META_KEYS[*i]);
         }
         if META_KEYS[*i] != APPS_EXTENSION {
-            prop_assert!(
-                !view_text.contains(&m),
-                "_meta {} reached the View",
-                META_KEYS[*i]
-            );
+            prop_assert!(!view_text.contains(&m), "_meta {} reached the View", META_KEYS[*i]);
         } else if present.contains(APPS_EXTENSION) {
             bump(&stats.meta_forwarded);
         }
@@ -859,9 +766,7 @@ fn check_new(
 
     // (c) APP-5: the View gets the ui output's structuredContent and the ui `_meta` entry,
     // nothing else; no View without a ui output.
-    let ui_output = outputs
-        .iter()
-        .find(|o| o["audience"] == json!(APPS_EXTENSION));
+    let ui_output = outputs.iter().find(|o| o["audience"] == json!(APPS_EXTENSION));
     let expected_view = ui_output.map(|o| {
         let mut view = Map::new();
         view.insert("content".into(), json!([]));
@@ -874,12 +779,7 @@ fn check_new(
         }
         Value::Object(view)
     });
-    prop_assert_eq!(
-        &route["view"],
-        expected_view.as_ref().unwrap_or(&Value::Null),
-        "view\n{}",
-        ctx()
-    );
+    prop_assert_eq!(&route["view"], expected_view.as_ref().unwrap_or(&Value::Null), "view\n{}", ctx());
     if expected_view.is_some() {
         bump(&stats.views);
     }
@@ -913,9 +813,7 @@ fn check_new(
         tampered["outputs"].as_array_mut().unwrap().push(extra);
         match host.route(w.requested.as_ref(), &tampered) {
             Ok(_) => {
-                return Err(TestCaseError::fail(format!(
-                    "a result with an unrequested output was routed: {tampered}"
-                )))
+                return Err(TestCaseError::fail(format!("a result with an unrequested output was routed: {tampered}")))
             }
             Err(e) => {
                 assert_typed(&e)?;
@@ -928,12 +826,7 @@ fn check_new(
     Ok(())
 }
 
-fn check_legacy(
-    w: &World,
-    result: &Value,
-    route: &Value,
-    stats: &Stats,
-) -> Result<(), TestCaseError> {
+fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Result<(), TestCaseError> {
     let n = w.raw.n;
     let ctx = || w.describe();
     prop_assert!(result.get("outputs").is_none());
@@ -957,10 +850,7 @@ fn check_legacy(
     // (e) The legacy projection never turns user, programmatic, extension or View data into
     // content or a mirror: only assistant payloads reach the model. A ui source is never
     // mirrored.
-    let allowed = [
-        marker(Slot::AssistantContent, n),
-        marker(Slot::AssistantStructured, n),
-    ];
+    let allowed = [marker(Slot::AssistantContent, n), marker(Slot::AssistantStructured, n)];
     for slot in SLOTS {
         for m in [marker(slot, n), note_marker(slot, n)] {
             if !allowed.contains(&m) {
@@ -968,10 +858,7 @@ fn check_legacy(
             }
         }
     }
-    for m in [
-        format!("SECRET-undeclared-{n}#"),
-        format!("SECRET-stray-{n}#"),
-    ] {
+    for m in [format!("SECRET-undeclared-{n}#"), format!("SECRET-stray-{n}#")] {
         prop_assert!(!result_text.contains(&m), "{m} on the wire");
     }
     for i in &w.meta_keys {
@@ -979,18 +866,8 @@ fn check_legacy(
         prop_assert!(!model_text.contains(&m), "_meta reached the model");
     }
     // On the wire: no user, programmatic or unprojectable extension data at all (LEG-1).
-    for slot in [
-        Slot::UserContent,
-        Slot::UserStructured,
-        Slot::ProgrammaticStructured,
-        Slot::AuditContent,
-    ] {
-        prop_assert!(
-            !result_text.contains(&marker(slot, n)),
-            "{} on the wire\n{}",
-            slot.tag(),
-            ctx()
-        );
+    for slot in [Slot::UserContent, Slot::UserStructured, Slot::ProgrammaticStructured, Slot::AuditContent] {
+        prop_assert!(!result_text.contains(&marker(slot, n)), "{} on the wire\n{}", slot.tag(), ctx());
     }
     if !w.raw.apps {
         prop_assert!(!result_text.contains(&marker(Slot::UiStructured, n)));
@@ -1005,23 +882,15 @@ fn check_legacy(
     // APP-6: with Apps negotiated for an Apps tool the View gets the legacy result unchanged;
     // otherwise there is no View and every `_meta` entry (and structuredContent) is dropped.
     let apps_view = w.raw.apps && w.raw.app_tool;
-    let dropped: BTreeSet<String> = route["dropped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(text)
-        .collect();
+    let dropped: BTreeSet<String> = route["dropped"].as_array().unwrap().iter().map(text).collect();
     if apps_view {
         prop_assert_eq!(&route["view"], result);
         prop_assert!(dropped.is_empty());
         bump(&stats.legacy_views);
     } else {
         prop_assert_eq!(&route["view"], &Value::Null);
-        let mut expected: BTreeSet<String> = w
-            .meta_keys
-            .iter()
-            .map(|i| text(&json!({ "meta": META_KEYS[*i] })))
-            .collect();
+        let mut expected: BTreeSet<String> =
+            w.meta_keys.iter().map(|i| text(&json!({ "meta": META_KEYS[*i] }))).collect();
         if result.get("structuredContent").is_some() {
             expected.insert(text(&json!({ "legacy": "structuredContent" })));
         }
@@ -1030,18 +899,11 @@ fn check_legacy(
     Ok(())
 }
 
-fn run_property<S: Strategy>(
-    cases: u32,
-    strategy: S,
-    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
-) where
+fn run_property<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(), TestCaseError>)
+where
     S::Value: std::fmt::Debug,
 {
-    let mut runner = TestRunner::new(RunnerConfig {
-        cases,
-        failure_persistence: None,
-        ..RunnerConfig::default()
-    });
+    let mut runner = TestRunner::new(RunnerConfig { cases, failure_persistence: None, ..RunnerConfig::default() });
     match runner.run(&strategy, test) {
         Ok(()) => {}
         Err(TestError::Fail(reason, value)) => {
@@ -1204,8 +1066,7 @@ fn arb_json() -> impl Strategy<Value = Value> {
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((key, inner), 0..6)
-                .prop_map(|members| Value::Object(members.into_iter().collect())),
+            prop::collection::vec((key, inner), 0..6).prop_map(|members| Value::Object(members.into_iter().collect())),
         ]
     })
 }
@@ -1254,7 +1115,8 @@ fn template(op: &str) -> Value {
         "outputs": [full_outputs()[0].clone(), full_outputs()[3].clone()],
         "_meta": { "io.modelcontextprotocol/ui": { "t": 1 }, "x": 2 }
     });
-    let legacy = json!({ "structuredFrom": "assistant/structured", "mirror": false, "outputSchema": { "type": "object" } });
+    let legacy =
+        json!({ "structuredFrom": "assistant/structured", "mirror": false, "outputSchema": { "type": "object" } });
     match op {
         "declare" => json!({ "tool": full_tool(), "extensions": extensions }),
         "advertise" => {
@@ -1350,11 +1212,7 @@ fn arb_fuzz() -> impl Strategy<Value = (usize, Fuzz, bool)> {
         2 => prop::collection::vec((0usize..16, arb_json()), 0..6).prop_map(Fuzz::Fields),
         8 => prop::collection::vec(arb_edit(), 0..4).prop_map(Fuzz::Mutated),
     ];
-    (
-        0..ops::OPERATIONS.len() + 1,
-        fuzz,
-        prop::bool::weighted(0.2),
-    )
+    (0..ops::OPERATIONS.len() + 1, fuzz, prop::bool::weighted(0.2))
 }
 
 fn fuzz_input(op: &str, fields: &[&str], fuzz: &Fuzz) -> Value {
@@ -1362,12 +1220,7 @@ fn fuzz_input(op: &str, fields: &[&str], fuzz: &Fuzz) -> Value {
         Fuzz::Arbitrary(value) => value.clone(),
         Fuzz::Fields(members) => {
             let names: Vec<&str> = fields.iter().chain(ops::COMMON_FIELDS).copied().collect();
-            Value::Object(
-                members
-                    .iter()
-                    .map(|(i, v)| (names[i % names.len()].to_owned(), v.clone()))
-                    .collect(),
-            )
+            Value::Object(members.iter().map(|(i, v)| (names[i % names.len()].to_owned(), v.clone())).collect())
         }
         Fuzz::Mutated(edits) => {
             let mut input = template(op);
@@ -1417,16 +1270,9 @@ fn ops_run_never_panics() {
     let total = Cell::new(0usize);
     let codes = std::cell::RefCell::new(BTreeSet::new());
     run_property(6_000, arb_fuzz(), |(op_index, fuzz, tight_limits)| {
-        let (op, fields) = ops::OPERATIONS
-            .get(op_index)
-            .copied()
-            .unwrap_or(("no-such-op", &[]));
+        let (op, fields) = ops::OPERATIONS.get(op_index).copied().unwrap_or(("no-such-op", &[]));
         let input = fuzz_input(op, fields, &fuzz);
-        let limits = if tight_limits {
-            tight.clone()
-        } else {
-            Limits::default()
-        };
+        let limits = if tight_limits { tight.clone() } else { Limits::default() };
         bump(&total);
         match ops::run_with_limits(op, &input, limits) {
             Ok(out) => {
@@ -1441,25 +1287,11 @@ fn ops_run_never_panics() {
         }
         Ok(())
     });
-    eprintln!(
-        "{} of {} succeeded; codes seen: {:?}",
-        ok.get(),
-        total.get(),
-        codes.borrow()
-    );
+    eprintln!("{} of {} succeeded; codes seen: {:?}", ok.get(), total.get(), codes.borrow());
     // The mutated templates must reach the operations' happy paths too, not only their
     // first shape check.
-    assert!(
-        codes.borrow().len() >= 10,
-        "the fuzzer reached only {:?}",
-        codes.borrow()
-    );
-    assert!(
-        ok.get() * 20 >= total.get(),
-        "only {} of {} fuzzed inputs succeeded",
-        ok.get(),
-        total.get()
-    );
+    assert!(codes.borrow().len() >= 10, "the fuzzer reached only {:?}", codes.borrow());
+    assert!(ok.get() * 20 >= total.get(), "only {} of {} fuzzed inputs succeeded", ok.get(), total.get());
 }
 
 /// The templates the fuzzer mutates are valid: otherwise the fuzzing would only ever reach
@@ -1468,10 +1300,6 @@ fn ops_run_never_panics() {
 fn fuzz_templates_are_valid() {
     for (op, _) in ops::OPERATIONS {
         let out = ops::run(op, &template(op));
-        assert!(
-            out.is_ok(),
-            "{op}: {:?}",
-            out.map_err(|e| e.to_string()).err()
-        );
+        assert!(out.is_ok(), "{op}: {:?}", out.map_err(|e| e.to_string()).err());
     }
 }

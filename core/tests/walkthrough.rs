@@ -15,9 +15,7 @@ const WIDTH: usize = 100;
 
 fn run_walkthrough() -> (std::process::ExitStatus, String, String) {
     let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let workspace = manifest_dir
-        .parent()
-        .expect("core/ sits in the workspace root");
+    let workspace = manifest_dir.parent().expect("core/ sits in the workspace root");
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace.join("target"), PathBuf::from)
         .join("walkthrough-test");
@@ -40,10 +38,7 @@ fn run_walkthrough() -> (std::process::ExitStatus, String, String) {
 #[test]
 fn walkthrough_plays_every_plan_scenario_as_expected() {
     let (status, stdout, stderr) = run_walkthrough();
-    assert!(
-        status.success(),
-        "the walkthrough failed ({status}):\n{stdout}\n--- stderr ---\n{stderr}"
-    );
+    assert!(status.success(), "the walkthrough failed ({status}):\n{stdout}\n--- stderr ---\n{stderr}");
     for n in 1..=SCENARIOS {
         let header = format!("PLAN-{n}  ");
         assert_eq!(
@@ -53,22 +48,9 @@ fn walkthrough_plays_every_plan_scenario_as_expected() {
         );
     }
     let summary = format!("{SCENARIOS} scenarios played: {SCENARIOS} as expected");
-    assert_eq!(
-        stdout.lines().last().map(str::trim),
-        Some(summary.as_str()),
-        "summary line:\n{stdout}"
-    );
-    assert!(
-        !stdout.contains('\u{2717}') && !stdout.contains("NOT as expected"),
-        "a failed check:\n{stdout}"
-    );
+    assert_eq!(stdout.lines().last().map(str::trim), Some(summary.as_str()), "summary line:\n{stdout}");
+    assert!(!stdout.contains('\u{2717}') && !stdout.contains("NOT as expected"), "a failed check:\n{stdout}");
     assert!(!stdout.contains('\x1b'), "colour despite NO_COLOR=1");
-    let wide: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.chars().count() > WIDTH)
-        .collect();
-    assert!(
-        wide.is_empty(),
-        "lines wider than {WIDTH} columns: {wide:#?}"
-    );
+    let wide: Vec<&str> = stdout.lines().filter(|l| l.chars().count() > WIDTH).collect();
+    assert!(wide.is_empty(), "lines wider than {WIDTH} columns: {wide:#?}");
 }

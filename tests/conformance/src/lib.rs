@@ -47,10 +47,7 @@ pub fn requirement_ids() -> Result<Vec<String>, String> {
         .ok_or_else(|| "requirements.json: no requirements array".to_owned())?;
     list.iter()
         .map(|r| {
-            r.get("id")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| format!("requirement without id: {r}"))
+            r.get("id").and_then(Value::as_str).map(str::to_owned).ok_or_else(|| format!("requirement without id: {r}"))
         })
         .collect()
 }
@@ -136,8 +133,7 @@ pub fn json_files(dir: &Path, skip_top: bool) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((current, depth)) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&current).map_err(|e| format!("{}: {e}", current.display()))?;
+        let entries = std::fs::read_dir(&current).map_err(|e| format!("{}: {e}", current.display()))?;
         for entry in entries {
             let path = entry.map_err(|e| e.to_string())?.path();
             if path.is_dir() {
@@ -204,10 +200,7 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
     let Value::Object(mut obj) = value else {
         return Err("a case must be an object".into());
     };
-    let unknown: Vec<&String> = obj
-        .keys()
-        .filter(|k| !CASE_KEYS.contains(&k.as_str()))
-        .collect();
+    let unknown: Vec<&String> = obj.keys().filter(|k| !CASE_KEYS.contains(&k.as_str())).collect();
     if !unknown.is_empty() {
         return Err(format!("unknown case fields {unknown:?}"));
     }
@@ -216,15 +209,9 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
             return Err(format!("missing case field {key}"));
         }
     }
-    let id = obj
-        .get("id")
-        .and_then(Value::as_str)
-        .ok_or("id must be a string")?
-        .to_owned();
+    let id = obj.get("id").and_then(Value::as_str).ok_or("id must be a string")?.to_owned();
     let kebab = !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !id.starts_with('-')
         && !id.ends_with('-');
     if !kebab {
@@ -236,27 +223,16 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
         .filter(|a| !a.is_empty())
         .ok_or(format!("{id}: requirements must be a non-empty array"))?
         .iter()
-        .map(|r| {
-            r.as_str()
-                .map(str::to_owned)
-                .ok_or(format!("{id}: requirement ids are strings"))
-        })
+        .map(|r| r.as_str().map(str::to_owned).ok_or(format!("{id}: requirement ids are strings")))
         .collect::<Result<_, _>>()?;
     if let Some(bad) = requirements.iter().find(|r| !known.contains(*r)) {
         return Err(format!("{id}: cites unknown requirement {bad}"));
     }
-    let described = obj
-        .get("description")
-        .and_then(Value::as_str)
-        .is_some_and(|s| !s.trim().is_empty());
+    let described = obj.get("description").and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
     if !described {
         return Err(format!("{id}: description must be a non-empty string"));
     }
-    let op = obj
-        .get("op")
-        .and_then(Value::as_str)
-        .ok_or(format!("{id}: op must be a string"))?
-        .to_owned();
+    let op = obj.get("op").and_then(Value::as_str).ok_or(format!("{id}: op must be a string"))?.to_owned();
     let fields = OPERATIONS
         .iter()
         .find(|(name, _)| *name == op)
@@ -266,9 +242,7 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
     let Some(input_obj) = input.as_object() else {
         return Err(format!("{id}: input must be an object"));
     };
-    if let Some(bad) = input_obj
-        .keys()
-        .find(|k| !fields.contains(&k.as_str()) && !COMMON_FIELDS.contains(&k.as_str()))
+    if let Some(bad) = input_obj.keys().find(|k| !fields.contains(&k.as_str()) && !COMMON_FIELDS.contains(&k.as_str()))
     {
         return Err(format!("{id}: input field {bad:?} is not one of op {op}"));
     }
@@ -287,39 +261,20 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
             if let Some(bad) = err.keys().find(|k| *k != "code" && *k != "jsonrpc") {
                 return Err(format!("{id}: unknown field {bad:?} in expect.error"));
             }
-            let code = err
-                .get("code")
-                .and_then(Value::as_str)
-                .ok_or(format!("{id}: expect.error.code must be a string"))?;
+            let code =
+                err.get("code").and_then(Value::as_str).ok_or(format!("{id}: expect.error.code must be a string"))?;
             if ErrorCode::parse(code).is_none() {
                 return Err(format!("{id}: unknown error code {code:?}"));
             }
             let jsonrpc = match err.get("jsonrpc") {
                 None => None,
-                Some(v) => Some(
-                    v.as_i64()
-                        .ok_or(format!("{id}: expect.error.jsonrpc must be an integer"))?,
-                ),
+                Some(v) => Some(v.as_i64().ok_or(format!("{id}: expect.error.jsonrpc must be an integer"))?),
             };
-            Expect::Error {
-                code: code.to_owned(),
-                jsonrpc,
-            }
+            Expect::Error { code: code.to_owned(), jsonrpc }
         }
-        _ => {
-            return Err(format!(
-                "{id}: expect must be exactly {{\"ok\": …}} or {{\"error\": …}}"
-            ))
-        }
+        _ => return Err(format!("{id}: expect must be exactly {{\"ok\": …}} or {{\"error\": …}}")),
     };
-    Ok(Case {
-        id,
-        requirements,
-        op,
-        input,
-        expect,
-        file: file.to_path_buf(),
-    })
+    Ok(Case { id, requirements, op, input, expect, file: file.to_path_buf() })
 }
 
 /// Runs one case; `Err` holds the difference, expected vs got.
@@ -332,32 +287,18 @@ pub fn run_case(case: &Case) -> Result<(), String> {
             if diffs.is_empty() {
                 Ok(())
             } else {
-                Err(format!(
-                    "{}\n  expected: {}\n  got:      {}",
-                    diffs.join("\n"),
-                    short(expected),
-                    short(&got)
-                ))
+                Err(format!("{}\n  expected: {}\n  got:      {}", diffs.join("\n"), short(expected), short(&got)))
             }
         }
-        (Expect::Ok(expected), Err(e)) => Err(format!(
-            "expected ok {}\n  got error {}",
-            short(expected),
-            e
-        )),
-        (Expect::Error { code, .. }, Ok(got)) => {
-            Err(format!("expected error {code}\n  got ok {}", short(&got)))
-        }
+        (Expect::Ok(expected), Err(e)) => Err(format!("expected ok {}\n  got error {}", short(expected), e)),
+        (Expect::Error { code, .. }, Ok(got)) => Err(format!("expected error {code}\n  got ok {}", short(&got))),
         (Expect::Error { code, jsonrpc }, Err(e)) => {
             if e.code().as_str() != code {
                 return Err(format!("expected error {code}, got {e}"));
             }
             if let Some(rpc) = jsonrpc {
                 if e.jsonrpc_code() != Some(*rpc) {
-                    return Err(format!(
-                        "expected JSON-RPC {rpc}, got {:?} ({e})",
-                        e.jsonrpc_code()
-                    ));
+                    return Err(format!("expected JSON-RPC {rpc}, got {:?} ({e})", e.jsonrpc_code()));
                 }
             }
             Ok(())
@@ -377,10 +318,7 @@ fn set_paths(op: &str) -> Vec<&'static str> {
 fn short(value: &Value) -> String {
     let text = value.to_string();
     if text.len() > 1500 {
-        format!(
-            "{}…",
-            &text[..text.char_indices().nth(1500).map_or(text.len(), |(i, _)| i)]
-        )
+        format!("{}…", &text[..text.char_indices().nth(1500).map_or(text.len(), |(i, _)| i)])
     } else {
         text
     }
@@ -415,18 +353,12 @@ pub fn compare(expected: &Value, got: &Value, path: &str, sets: &[&str], diffs: 
                 })
             };
             if !(a.iter().all(|x| contains(b, x)) && b.iter().all(|x| contains(a, x))) {
-                diffs.push(format!(
-                    "  at {path:?} (a set): expected {expected}, got {got}"
-                ));
+                diffs.push(format!("  at {path:?} (a set): expected {expected}, got {got}"));
             }
         }
         (Value::Array(a), Value::Array(b)) => {
             if a.len() != b.len() {
-                diffs.push(format!(
-                    "  at {path:?}: expected {} items, got {}",
-                    a.len(),
-                    b.len()
-                ));
+                diffs.push(format!("  at {path:?}: expected {} items, got {}", a.len(), b.len()));
             }
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
                 compare(x, y, &format!("{path}/{i}"), sets, diffs);
@@ -442,27 +374,16 @@ pub fn compare(expected: &Value, got: &Value, path: &str, sets: &[&str], diffs: 
 
 /// The requirement IDs no case cites.
 pub fn uncovered(cases: &[Case], known: &[String]) -> Vec<String> {
-    let cited: BTreeSet<&str> = cases
-        .iter()
-        .flat_map(|c| c.requirements.iter().map(String::as_str))
-        .collect();
-    known
-        .iter()
-        .filter(|id| !cited.contains(id.as_str()))
-        .cloned()
-        .collect()
+    let cited: BTreeSet<&str> = cases.iter().flat_map(|c| c.requirements.iter().map(String::as_str)).collect();
+    known.iter().filter(|id| !cited.contains(id.as_str())).cloned().collect()
 }
 
 /// Cases per area folder, for the summary.
 pub fn by_area(cases: &[Case]) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     for case in cases {
-        let area = case
-            .file
-            .parent()
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let area =
+            case.file.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         *out.entry(area).or_insert(0) += 1;
     }
     out

@@ -2,9 +2,7 @@
 //! `MCP_OUTPUTS_EXTRA_CORPUS` when set. Prints the contract's tally lines and each failure's
 //! id and difference; exits non-zero on any failure, on a lint problem, or when no case ran.
 
-use mcp_outputs_conformance::{
-    corpus_dir, json_files, load_cases, requirement_ids, run_case, Case,
-};
+use mcp_outputs_conformance::{corpus_dir, json_files, load_cases, requirement_ids, run_case, Case};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::ExitCode;
@@ -17,10 +15,7 @@ fn run(label: &str, cases: &[Case]) -> bool {
             println!("FAIL {} ({})\n{diff}\n", case.id, case.file.display());
         }
     }
-    println!(
-        "corpus {label}: {} passed, {failed} failed",
-        cases.len() - failed
-    );
+    println!("corpus {label}: {} passed, {failed} failed", cases.len() - failed);
     failed == 0 && !cases.is_empty()
 }
 
@@ -52,16 +47,12 @@ fn main() -> ExitCode {
     let mut ok = run("rust", &cases);
     if let Some(dir) = std::env::var_os("MCP_OUTPUTS_EXTRA_CORPUS").filter(|d| !d.is_empty()) {
         let dir = Path::new(&dir);
-        let extra = json_files(dir, false)
-            .map_err(|e| vec![e])
-            .and_then(|files| load_cases(&files, &known_set, &mut seen));
+        let extra =
+            json_files(dir, false).map_err(|e| vec![e]).and_then(|files| load_cases(&files, &known_set, &mut seen));
         match extra {
             Ok(cases) if !cases.is_empty() => ok &= run("rust extra", &cases),
             Ok(_) => {
-                println!(
-                    "corpus rust extra: 0 passed, 0 failed\nno case found below {}",
-                    dir.display()
-                );
+                println!("corpus rust extra: 0 passed, 0 failed\nno case found below {}", dir.display());
                 ok = false;
             }
             Err(problems) => {

@@ -3,9 +3,7 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
 
-use mcp_outputs_conformance::{
-    corpus_dir, json_files, load_cases, parse_strict, requirement_ids, uncovered, Case,
-};
+use mcp_outputs_conformance::{corpus_dir, json_files, load_cases, parse_strict, requirement_ids, uncovered, Case};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -29,10 +27,7 @@ fn requirement_list_is_complete_and_unique() {
     assert_eq!(ids.len(), 76, "SEP-3279 has 76 numbered requirements");
     for id in &ids {
         let (prefix, number) = id.split_once('-').expect("ID-n form");
-        assert!(
-            prefix.chars().all(|c| c.is_ascii_uppercase()) && number.parse::<u32>().is_ok(),
-            "{id}"
-        );
+        assert!(prefix.chars().all(|c| c.is_ascii_uppercase()) && number.parse::<u32>().is_ok(), "{id}");
     }
     for plan in 1..=15 {
         assert!(set.contains(&format!("PLAN-{plan}")));
@@ -42,17 +37,10 @@ fn requirement_list_is_complete_and_unique() {
 #[test]
 fn corpus_lints_and_covers_every_requirement() {
     let cases = repository_cases();
-    assert!(
-        cases.len() >= 150,
-        "the corpus needs at least 150 cases, has {}",
-        cases.len()
-    );
+    assert!(cases.len() >= 150, "the corpus needs at least 150 cases, has {}", cases.len());
     let (ids, _) = known();
     let missing = uncovered(&cases, &ids);
-    assert!(
-        missing.is_empty(),
-        "requirements no case cites: {missing:?}"
-    );
+    assert!(missing.is_empty(), "requirements no case cites: {missing:?}");
 }
 
 #[test]
@@ -60,12 +48,7 @@ fn every_plan_scenario_is_an_end_to_end_case() {
     let cases = repository_cases();
     for plan in 1..=15 {
         let id = format!("PLAN-{plan}");
-        assert!(
-            cases
-                .iter()
-                .any(|c| c.op == "scenario" && c.requirements.contains(&id)),
-            "{id} has no scenario case"
-        );
+        assert!(cases.iter().any(|c| c.op == "scenario" && c.requirements.contains(&id)), "{id} has no scenario case");
     }
 }
 
@@ -74,24 +57,13 @@ fn removing_the_only_citer_of_a_requirement_is_caught() {
     let cases = repository_cases();
     let (ids, _) = known();
     for id in &ids {
-        let without: Vec<Case> = cases
-            .iter()
-            .filter(|c| !c.requirements.contains(id))
-            .cloned()
-            .collect();
-        assert!(
-            uncovered(&without, &ids).contains(id),
-            "removing every case citing {id} went unnoticed"
-        );
+        let without: Vec<Case> = cases.iter().filter(|c| !c.requirements.contains(id)).cloned().collect();
+        assert!(uncovered(&without, &ids).contains(id), "removing every case citing {id} went unnoticed");
     }
 }
 
 fn lint_text(text: &str) -> Result<Vec<Case>, Vec<String>> {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-outputs-lint-{}-{}",
-        std::process::id(),
-        text.len()
-    ));
+    let dir = std::env::temp_dir().join(format!("mcp-outputs-lint-{}-{}", std::process::id(), text.len()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file: PathBuf = dir.join("case.json");
     std::fs::write(&file, text).expect("write");
@@ -101,7 +73,8 @@ fn lint_text(text: &str) -> Result<Vec<Case>, Vec<String>> {
     out
 }
 
-const GOOD: &str = r#"{"id":"x-ok","requirements":["SEL-8"],"description":"d","op":"select","input":{"tool":{}},"expect":{"ok":{}}}"#;
+const GOOD: &str =
+    r#"{"id":"x-ok","requirements":["SEL-8"],"description":"d","op":"select","input":{"tool":{}},"expect":{"ok":{}}}"#;
 
 #[test]
 fn linter_accepts_a_good_case() {
@@ -111,46 +84,19 @@ fn linter_accepts_a_good_case() {
 #[test]
 fn linter_rejects_bad_cases() {
     let bad = [
-        (
-            GOOD.replace("\"op\"", "\"extra\":1,\"op\""),
-            "unknown case field",
-        ),
+        (GOOD.replace("\"op\"", "\"extra\":1,\"op\""), "unknown case field"),
         (GOOD.replace("SEL-8", "SEL-99"), "unknown requirement"),
         (GOOD.replace("\"select\"", "\"frobnicate\""), "unknown op"),
-        (
-            GOOD.replace("{\"tool\":{}}", "{\"tool\":{},\"mode\":\"code\"}"),
-            "input field of another op",
-        ),
-        (
-            GOOD.replace("{\"ok\":{}}", "{\"error\":{\"code\":\"no-such-code\"}}"),
-            "unknown error code",
-        ),
-        (
-            GOOD.replace(
-                "{\"ok\":{}}",
-                "{\"ok\":{},\"error\":{\"code\":\"malformed\"}}",
-            ),
-            "both ok and error",
-        ),
+        (GOOD.replace("{\"tool\":{}}", "{\"tool\":{},\"mode\":\"code\"}"), "input field of another op"),
+        (GOOD.replace("{\"ok\":{}}", "{\"error\":{\"code\":\"no-such-code\"}}"), "unknown error code"),
+        (GOOD.replace("{\"ok\":{}}", "{\"ok\":{},\"error\":{\"code\":\"malformed\"}}"), "both ok and error"),
         (GOOD.replace("x-ok", "X_ok"), "id not kebab-case"),
-        (
-            GOOD.replace("\"requirements\":[\"SEL-8\"]", "\"requirements\":[]"),
-            "no requirement",
-        ),
-        (
-            GOOD.replace(
-                "\"description\":\"d\"",
-                "\"description\":\"d\",\"description\":\"e\"",
-            ),
-            "duplicate key",
-        ),
+        (GOOD.replace("\"requirements\":[\"SEL-8\"]", "\"requirements\":[]"), "no requirement"),
+        (GOOD.replace("\"description\":\"d\"", "\"description\":\"d\",\"description\":\"e\""), "duplicate key"),
         (format!("[{GOOD},{GOOD}]"), "duplicate id"),
     ];
     for (text, why) in bad {
-        assert!(
-            lint_text(&text).is_err(),
-            "the linter let through a case with {why}"
-        );
+        assert!(lint_text(&text).is_err(), "the linter let through a case with {why}");
     }
 }
 
