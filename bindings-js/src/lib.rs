@@ -1,0 +1,1 @@
+//! WebAssembly binding of `mcp-outputs` (work in progress: see bindings-js/README).
