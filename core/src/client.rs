@@ -141,12 +141,14 @@ impl ReceivedTool {
         match obj.field("resultType") {
             None => {}
             Some(Value::String(s)) if s == "complete" => {}
-            Some(other) => return Err(Error::malformed(
-                "/resultType",
-                format!(
+            Some(other) => {
+                return Err(Error::malformed(
+                    "/resultType",
+                    format!(
                     "resultType {other} is not \"complete\": handle input_required and task results before checking"
                 ),
-            )),
+                ))
+            }
         }
         let outputs = match &self.shape {
             ReceivedShape::Variants(declaration) => check_outputs(declaration, selectors, obj, is_error, limits)?,

@@ -87,10 +87,23 @@ impl ServerTool {
         self.select(conn, requested).map(|s| crate::selection::to_json(&s))
     }
 
+    /// [`ServerTool::select`] over JSON text: `requestedOutputs` in, the selection out. Text
+    /// that does not parse is, like every request-side error, -32602 invalid params.
+    pub fn select_text(&self, conn: &Connection, requested: Option<&str>) -> Result<String> {
+        let requested = requested
+            .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
+            .transpose()
+            .map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+        self.select_json(conn, requested.as_ref()).map(|v| v.to_string())
+    }
+
     /// [`ServerTool::respond`] over JSON text: the produced outputs in, the wire result out.
     pub fn respond_text(&self, conn: &Connection, requested: Option<&str>, produced: &str) -> Result<String> {
         let limits = conn.limits();
-        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+        let requested = requested
+            .map(|t| limits.parse_text(t, "requestedOutputs"))
+            .transpose()
+            .map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
         let produced =
             limits.parse_text(produced, "produced").map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
         let result = self.respond(conn, requested.as_ref(), Produced::new(&produced))?;
@@ -193,6 +206,12 @@ mod tests {
         let bad = r#"{"outputs":[{"audience":"programmatic","format":"structured","structuredContent":{}}]}"#;
         let err = host.check_text(Some(&requested), bad).expect_err("schema violation");
         assert_eq!(err.code(), ErrorCode::SchemaViolation);
+        let selection = server.select_text(&conn, Some(&requested)).expect("selected");
+        assert_eq!(serde_json::from_str::<Value>(&selection).expect("json"), plan["requestedOutputs"]);
+        for unparsable in ["[", &format!("{}{}", "[".repeat(200), "]".repeat(200))] {
+            let err = server.select_text(&conn, Some(unparsable)).expect_err("unparsable request");
+            assert_eq!(err.jsonrpc_code(), Some(crate::error::jsonrpc::INVALID_PARAMS));
+        }
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert_eq!(host.check_text(None, &deep).expect_err("too deep").code(), ErrorCode::LimitExceeded);
     }

@@ -127,6 +127,11 @@ impl<'t> Projection<'t> {
         let sent = match self.carriage {
             LegacyStructured::None => return None,
             LegacyStructured::Any => value.clone(),
+            // An error value is not validated, so it may not fit an object-rooted schema: these
+            // revisions carry objects only, so such a value is not sent at all.
+            LegacyStructured::ObjectOnly if self.schema.is_some_and(|s| s.is_object_rooted()) && !value.is_object() => {
+                return None
+            }
             LegacyStructured::ObjectOnly => {
                 let wrap = match self.schema {
                     Some(schema) => !schema.is_object_rooted(),

@@ -114,13 +114,24 @@ fn plan_request(input: &Input<'_>) -> Value {
 /// anything of the request.
 fn server_side(input: &Input<'_>, config: &Arc<Config>) -> Result<(ServerTool, Connection)> {
     let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), config)?;
+    request_shape(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
     let conn = connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
     Ok((tool, conn))
+}
+
+/// The contract ranks `malformed` / `limit-exceeded` before the version errors: the shape of
+/// `requestedOutputs` is checked before the version is read.
+fn request_shape(input: &Input<'_>, config: &Arc<Config>) -> Result<()> {
+    match input.get("requestedOutputs") {
+        Some(requested) => crate::selection::check_shape(requested, &config.limits),
+        None => Ok(()),
+    }
 }
 
 /// The connection and the received tool, in the client's order: the version decides how the
 /// tool is read.
 fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> {
+    request_shape(input, config)?;
     let conn = connection(input, config)?;
     ReceivedTool::accept(input.required("tool")?, &conn)
 }

@@ -70,6 +70,20 @@ pub fn select(
     Ok(selectors)
 }
 
+/// Checks only the JSON shape of `requestedOutputs` (limits, an array of objects with string
+/// `audience` and `format`): the errors that outrank every other.
+pub fn check_shape(requested: &Value, limits: &crate::Limits) -> Result<()> {
+    limits.check_value(requested, REQUESTED_OUTPUTS)?;
+    let items = requested
+        .as_array()
+        .ok_or_else(|| Error::malformed(REQUESTED_OUTPUTS, "requestedOutputs must be an array of selectors"))?;
+    limits.check_count(items.len(), limits.max_variants, REQUESTED_OUTPUTS, "requested outputs")?;
+    for (i, item) in items.iter().enumerate() {
+        raw_pair(item, &pointer_index(REQUESTED_OUTPUTS, i))?;
+    }
+    Ok(())
+}
+
 /// Reads selector objects and checks them for validity, then for negotiation, over all items.
 pub(crate) fn resolve(items: &[Value], conn: &Connection, base: &str) -> Result<Vec<Selector>> {
     let mut selectors = Vec::with_capacity(items.len());

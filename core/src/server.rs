@@ -198,7 +198,9 @@ impl ServerTool {
         let mut content = project_blocks(assistant.blocks(), conn.version());
         let projection = Projection::new(&self.declaration, &self.legacy, conn);
         let mut structured = None;
-        if projection.output_schema().is_some() || projection.source.is_some() {
+        // Revisions without structured output neither send nor validate a structured value.
+        let carried = projection.carriage != crate::version::LegacyStructured::None;
+        if carried && (projection.output_schema().is_some() || projection.source.is_some()) {
             let source = match projection.source {
                 Some(variant) => produced.find(&variant.selector)?,
                 None => None,
