@@ -64,7 +64,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "plan" => {
             let tool = client_side(&input, &config)?;
-            tool.plan_json(&plan_request(&input))
+            tool.plan_json(input.value)
         }
         "check" => {
             let tool = client_side(&input, &config)?;
@@ -90,7 +90,7 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let (server, conn) = server_side(input, config)?;
     let advertised = server.advertise(&conn);
     let received = ReceivedTool::accept(&advertised, &conn)?;
-    let plan = received.plan_json(&plan_request(input))?;
+    let plan = received.plan_json(input.value)?;
     let requested = plan.get("requestedOutputs").cloned();
     let result = server.respond(&conn, requested.as_ref(), Produced::new(input.required("produced")?))?;
     let route = received.route(requested.as_ref(), &result)?.to_json();
@@ -102,12 +102,6 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     out.insert("result".into(), result);
     out.insert("route".into(), route);
     Ok(Value::Object(out))
-}
-
-/// The plan request fields of an op's input.
-fn plan_request(input: &Input<'_>) -> Value {
-    let fields = ["mode", "consumers", "requireSchema", "schemas"];
-    Value::Object(fields.iter().filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone()))).collect())
 }
 
 /// The declared tool and the connection, in the server's order: the tool is validated before
@@ -137,10 +131,9 @@ fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> 
 }
 
 fn connection(input: &Input<'_>, config: &Arc<Config>) -> Result<Connection> {
-    let fields = ["protocolVersion", "negotiated"];
-    let conn: Map<String, Value> =
-        fields.iter().filter_map(|k| input.get(k).map(|v| ((*k).to_owned(), v.clone()))).collect();
-    crate::json::connection(config, Some(&Value::Object(conn)))
+    // The input object holds `protocolVersion` and `negotiated` beside the op's own fields,
+    // which the connection reader ignores; nothing is copied before the limits are checked.
+    crate::json::connection(config, Some(input.value))
 }
 
 fn with_warnings(mut out: Map<String, Value>, warnings: &[Warning]) -> Value {
@@ -154,15 +147,21 @@ fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
-struct Input<'v>(&'v Map<String, Value>);
+struct Input<'v> {
+    value: &'v Value,
+    fields: &'v Map<String, Value>,
+}
 
 impl<'v> Input<'v> {
     fn new(value: &'v Value) -> Result<Self> {
-        value.as_object().map(Input).ok_or_else(|| Error::malformed("", "an operation's input must be an object"))
+        value
+            .as_object()
+            .map(|fields| Input { value, fields })
+            .ok_or_else(|| Error::malformed("", "an operation's input must be an object"))
     }
 
     fn get(&self, key: &str) -> Option<&'v Value> {
-        self.0.get(key)
+        self.fields.get(key)
     }
 
     fn required(&self, key: &str) -> Result<&'v Value> {
