@@ -4,9 +4,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench rust-tools test-rust lint walkthrough
+.PHONY: test demo bench bench-rs bench-py rust-tools test-rust test-py lint walkthrough
 
-test: rust-tools lint test-rust
+test: rust-tools lint test-rust test-py
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -22,10 +22,19 @@ lint:
 test-rust:
 	$(CARGO) test --workspace --locked
 
+# The pip package: venv, maturin build, pytest (corpus, API, robustness, typing), wheel test.
+test-py:
+	$(MAKE) -C bindings-py test
+
 demo: walkthrough
 
 walkthrough:
 	$(CARGO) run --locked -q -p mcp-outputs --example walkthrough
 
-bench:
+bench: bench-rs bench-py
+
+bench-rs:
 	$(CARGO) bench --locked -q -p mcp-outputs --bench p_rs_1
+
+bench-py:
+	$(MAKE) -C bindings-py bench

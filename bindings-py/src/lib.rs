@@ -1,1 +1,650 @@
-//! Python binding of `mcp-outputs` (work in progress).
+//! Python binding of `mcp-outputs` (the native module `mcp_outputs._mcp_outputs`).
+//!
+//! It adapts types and errors only: every protocol decision is the core's (the JSON facade
+//! `mcp_outputs::json`, [`ServerTool`] and [`ReceivedTool`]). Python values are converted by the
+//! binding's own walker (`convert`), with the core's limits applied while converting; JSON text
+//! (`str` / `bytes`) goes through the core's text parser. Work on converted data runs with the
+//! GIL released when the data is large. Errors are raised as the exception classes of
+//! `mcp_outputs._errors` (defined in Python: abi3 classes cannot subclass `ValueError`).
+
+mod convert;
+
+use convert::{as_text, to_py, Caps, Converter, Text};
+use mcp_outputs::json;
+use mcp_outputs::migration::{migrate, MigrateOptions};
+use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
+use mcp_outputs::planning::Mode;
+use mcp_outputs::routing::Route;
+use mcp_outputs::{Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerTool};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use serde_json::{Map, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// Inputs at least this large (the core's byte estimate) are processed with the GIL released;
+/// below it, releasing and taking the GIL back costs more than it frees.
+const DETACH_BYTES: usize = 16 * 1024;
+
+/// How many levels below a result its outputs sit (`result` → `outputs` → output), for handing
+/// back the caller's own output objects in a route.
+const ORIGINAL_LEVELS: usize = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+static FROM_CORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static INTERNAL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The core error as the Python exception of its code.
+fn raise(py: Python<'_>, error: &Error) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let make = FROM_CORE.import(py, "mcp_outputs._errors", "_from_core")?;
+        let jsonrpc = match error.to_jsonrpc_error() {
+            Some(rpc) => to_py(py, &rpc)?,
+            None => py.None().into_bound(py),
+        };
+        let exc = make.call1((error.code().as_str(), error.message(), error.path(), jsonrpc))?;
+        Ok(PyErr::from_value(exc))
+    };
+    build().unwrap_or_else(|_| PyValueError::new_err(error.to_string()))
+}
+
+/// Runs `f`, turning a panic (a bug) into `mcp_outputs.InternalError` rather than pyo3's
+/// `PanicException` (a `BaseException`).
+fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            let build = || -> PyResult<PyErr> {
+                let make = INTERNAL.import(py, "mcp_outputs._errors", "_internal")?;
+                Ok(PyErr::from_value(make.call1((message.as_str(),))?))
+            };
+            Err(build().unwrap_or_else(|_| PyValueError::new_err(message)))
+        }
+    }
+}
+
+trait OrRaise<T> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for Result<T, Error> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| raise(py, &e))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+/// One JSON argument: converted from Python objects, or parsed from `str` / `bytes` by the core.
+struct Arg {
+    value: Value,
+    /// The core's byte estimate of the value (the text length for text).
+    size: usize,
+}
+
+fn arg(obj: &Bound<'_, PyAny>, limits: &Limits, what: &str) -> Result<Arg, Error> {
+    match as_text(obj)? {
+        Some(Text::Str(text)) => Ok(Arg { value: limits.parse_text(text, what)?, size: text.len() }),
+        Some(Text::Bytes(bytes)) => Ok(Arg { value: limits.parse_bytes(bytes, what)?, size: bytes.len() }),
+        None => {
+            let (value, size) = convert::argument(obj, limits)?;
+            Ok(Arg { value, size })
+        }
+    }
+}
+
+fn opt_arg(obj: Option<&Bound<'_, PyAny>>, limits: &Limits, what: &str) -> Result<Option<Value>, Error> {
+    match obj {
+        Some(o) if !o.is_none() => arg(o, limits, what).map(|a| Some(a.value)),
+        _ => Ok(None),
+    }
+}
+
+/// A value argument that is never JSON text (a `str` is a JSON string).
+fn opt_value(obj: Option<&Bound<'_, PyAny>>, limits: &Limits) -> Result<Option<Value>, Error> {
+    match obj {
+        Some(o) if !o.is_none() => convert::argument(o, limits).map(|(v, _)| Some(v)),
+        _ => Ok(None),
+    }
+}
+
+/// Runs `f` with the GIL released when the input is large.
+fn run_sized<T: Send>(py: Python<'_>, size: usize, f: impl FnOnce() -> T + Send) -> T {
+    if size >= DETACH_BYTES {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
+
+fn codes<'a>(py: Python<'_>, items: impl IntoIterator<Item = &'a str>) -> PyResult<Py<PyList>> {
+    Ok(PyList::new(py, items)?.unbind())
+}
+
+fn warnings_list(py: Python<'_>, warnings: &[mcp_outputs::Warning]) -> PyResult<Py<PyAny>> {
+    Ok(to_py(py, &json::warnings(warnings))?.unbind())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Config and Connection
+
+/// Library options: registered extension audiences and limits.
+#[pyclass(frozen, module = "mcp_outputs._mcp_outputs", name = "Config")]
+struct PyConfig {
+    inner: Arc<Config>,
+}
+
+#[pymethods]
+impl PyConfig {
+    #[new]
+    #[pyo3(signature = (*, extensions = None, limits = None))]
+    fn new(py: Python<'_>, extensions: Option<&Bound<'_, PyAny>>, limits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        guard(py, || {
+            let defaults = Limits::default();
+            let mut options = Map::new();
+            if let Some(value) = opt_value(extensions, &defaults).or_raise(py)? {
+                options.insert("extensions".into(), value);
+            }
+            if let Some(value) = opt_value(limits, &defaults).or_raise(py)? {
+                options.insert("limits".into(), value);
+            }
+            let inner = json::config(Some(&Value::Object(options))).or_raise(py)?;
+            Ok(PyConfig { inner })
+        })
+    }
+
+    /// The limits in force, with the option names of `Config(limits=...)`.
+    #[getter]
+    fn limits(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let l = &self.inner.limits;
+        let dict = PyDict::new(py);
+        dict.set_item("maxDepth", l.max_depth)?;
+        dict.set_item("maxBytes", l.max_bytes)?;
+        dict.set_item("maxArrayLen", l.max_array_len)?;
+        dict.set_item("maxObjectLen", l.max_object_len)?;
+        dict.set_item("maxVariants", l.max_variants)?;
+        dict.set_item("maxTools", l.max_tools)?;
+        dict.set_item("maxExtensions", l.max_extensions)?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// The registered extension definitions (the built-in Apps one first).
+    #[getter]
+    fn extensions(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let defs: Vec<Value> = self.inner.registry.definitions().iter().map(|d| d.to_json()).collect();
+        Ok(to_py(py, &Value::Array(defs))?.unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Config(limits={:?})", self.inner.limits)
+    }
+}
+
+fn config_of(config: Option<&Bound<'_, PyConfig>>) -> Arc<Config> {
+    config.map_or_else(Config::new, |c| Arc::clone(&c.get().inner))
+}
+
+/// One connection: the protocol version and the extensions both sides negotiated.
+#[pyclass(frozen, module = "mcp_outputs._mcp_outputs", name = "Connection")]
+struct PyConnection {
+    inner: Connection,
+}
+
+#[pymethods]
+impl PyConnection {
+    #[new]
+    #[pyo3(signature = (protocol_version = None, negotiated = None, *, config = None))]
+    fn new(
+        py: Python<'_>,
+        protocol_version: Option<&Bound<'_, PyAny>>,
+        negotiated: Option<&Bound<'_, PyAny>>,
+        config: Option<&Bound<'_, PyConfig>>,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let config = config_of(config);
+            let mut fields = Map::new();
+            if let Some(v) = opt_value(protocol_version, &config.limits).or_raise(py)? {
+                fields.insert("protocolVersion".into(), v);
+            }
+            if let Some(v) = opt_value(negotiated, &config.limits).or_raise(py)? {
+                fields.insert("negotiated".into(), v);
+            }
+            let inner = json::connection(&config, Some(&Value::Object(fields))).or_raise(py)?;
+            Ok(PyConnection { inner })
+        })
+    }
+
+    #[getter]
+    fn protocol_version(&self) -> &'static str {
+        self.inner.version().as_str()
+    }
+
+    #[getter]
+    fn negotiated(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        codes(py, self.inner.negotiated().iter().map(String::as_str))
+    }
+
+    #[getter]
+    fn config(&self) -> PyConfig {
+        PyConfig { inner: Arc::clone(self.inner.config()) }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Connection({:?}, {:?})", self.inner.version().as_str(), self.inner.negotiated())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server side
+
+/// A tool declaration validated and compiled once (`ServerTool.declare`).
+#[pyclass(frozen, module = "mcp_outputs._mcp_outputs", name = "ServerTool")]
+struct PyServerTool {
+    inner: ServerTool,
+}
+
+#[pymethods]
+impl PyServerTool {
+    #[staticmethod]
+    #[pyo3(signature = (tool, legacy = None, *, config = None))]
+    fn declare(
+        py: Python<'_>,
+        tool: &Bound<'_, PyAny>,
+        legacy: Option<&Bound<'_, PyAny>>,
+        config: Option<&Bound<'_, PyConfig>>,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let config = config_of(config);
+            let tool = arg(tool, &config.limits, "tool").or_raise(py)?;
+            let legacy = opt_arg(legacy, &config.limits, "legacy").or_raise(py)?;
+            let inner =
+                run_sized(py, tool.size, || ServerTool::declare(&tool.value, legacy.as_ref(), &config)).or_raise(py)?;
+            Ok(PyServerTool { inner })
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    #[getter]
+    fn warnings(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        warnings_list(py, self.inner.warnings())
+    }
+
+    #[getter]
+    fn config(&self) -> PyConfig {
+        PyConfig { inner: Arc::clone(self.inner.config()) }
+    }
+
+    /// The Tool object to send in tools/list on `conn`.
+    fn advertise(&self, py: Python<'_>, conn: &Bound<'_, PyConnection>) -> PyResult<Py<PyAny>> {
+        guard(py, || Ok(to_py(py, &self.inner.advertise(&conn.get().inner))?.unbind()))
+    }
+
+    /// The selectors a request's `requestedOutputs` resolves to, in request order.
+    #[pyo3(signature = (conn, requested_outputs = None))]
+    fn select(
+        &self,
+        py: Python<'_>,
+        conn: &Bound<'_, PyConnection>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let conn = &conn.get().inner;
+            let requested = opt_value(requested_outputs, conn.limits()).or_raise(py)?;
+            let selection = self.inner.select_json(conn, requested.as_ref()).or_raise(py)?;
+            Ok(to_py(py, &selection)?.unbind())
+        })
+    }
+
+    /// `select` over JSON text: `requestedOutputs` as text in, the selection as text out.
+    #[pyo3(signature = (conn, requested_outputs = None))]
+    fn select_text(
+        &self,
+        py: Python<'_>,
+        conn: &Bound<'_, PyConnection>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        guard(py, || {
+            let conn = &conn.get().inner;
+            let requested = text_arg(py, requested_outputs)?;
+            self.inner.select_text(conn, requested.as_deref()).or_raise(py)
+        })
+    }
+
+    /// The CallToolResult to send for `produced` (`{"outputs": [...], "isError"?, "_meta"?}`).
+    #[pyo3(signature = (conn, requested_outputs, produced))]
+    fn respond(
+        &self,
+        py: Python<'_>,
+        conn: &Bound<'_, PyConnection>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+        produced: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let conn = &conn.get().inner;
+            let requested = opt_value(requested_outputs, conn.limits()).or_raise(py)?;
+            let (produced, size) = convert::argument(produced, conn.limits()).or_raise(py)?;
+            let result = run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
+                .or_raise(py)?;
+            Ok(to_py(py, &result)?.unbind())
+        })
+    }
+
+    /// `respond` over JSON text: the produced outputs as text in, the wire result as text out.
+    #[pyo3(signature = (conn, requested_outputs, produced))]
+    fn respond_text(
+        &self,
+        py: Python<'_>,
+        conn: &Bound<'_, PyConnection>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+        produced: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        guard(py, || {
+            let conn = &conn.get().inner;
+            let requested = text_arg(py, requested_outputs)?;
+            let produced = text_arg(py, Some(produced))?.unwrap_or_default();
+            let size = produced.len();
+            run_sized(py, size, || self.inner.respond_text(conn, requested.as_deref(), &produced)).or_raise(py)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ServerTool({:?})", self.inner.name())
+    }
+}
+
+/// JSON text from `str` or `bytes` (which must be UTF-8); anything else is a TypeError.
+fn text_arg(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    match as_text(obj).or_raise(py)? {
+        Some(Text::Str(s)) => Ok(Some(s.to_owned())),
+        Some(Text::Bytes(b)) => match std::str::from_utf8(b) {
+            Ok(s) => Ok(Some(s.to_owned())),
+            Err(e) => Err(raise(py, &Error::new(ErrorCode::Malformed, "", format!("JSON text is not UTF-8: {e}")))),
+        },
+        None => Err(pyo3::exceptions::PyTypeError::new_err("JSON text must be str or bytes")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client side
+
+/// A tool as received in tools/list on one connection, validated and compiled once
+/// (`ReceivedTool.accept`).
+#[pyclass(frozen, module = "mcp_outputs._mcp_outputs", name = "ReceivedTool")]
+struct PyReceivedTool {
+    inner: ReceivedTool,
+}
+
+#[pymethods]
+impl PyReceivedTool {
+    #[staticmethod]
+    fn accept(py: Python<'_>, tool: &Bound<'_, PyAny>, conn: &Bound<'_, PyConnection>) -> PyResult<Self> {
+        guard(py, || {
+            let conn = &conn.get().inner;
+            let tool = arg(tool, conn.limits(), "tool").or_raise(py)?;
+            let inner = run_sized(py, tool.size, || ReceivedTool::accept(&tool.value, conn)).or_raise(py)?;
+            Ok(PyReceivedTool { inner })
+        })
+    }
+
+    #[getter]
+    fn tool(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(to_py(py, &Value::Object(self.inner.tool().clone()))?.unbind())
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.tool().get("name").and_then(Value::as_str).unwrap_or_default()
+    }
+
+    #[getter]
+    fn warnings(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        warnings_list(py, self.inner.warnings())
+    }
+
+    #[getter]
+    fn connection(&self) -> PyConnection {
+        PyConnection { inner: self.inner.connection().clone() }
+    }
+
+    /// Plans a call: `mode` or `consumers`; answers `{"requestedOutputs"?, "schemas"?}`.
+    #[pyo3(signature = (mode = None, consumers = None, *, require_schema = false, schemas = false))]
+    fn plan(
+        &self,
+        py: Python<'_>,
+        mode: Option<&Bound<'_, PyAny>>,
+        consumers: Option<&Bound<'_, PyAny>>,
+        require_schema: bool,
+        schemas: bool,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let limits = self.inner.connection().limits();
+            let mut request = Map::new();
+            if let Some(mode) = opt_value(mode, limits).or_raise(py)? {
+                request.insert("mode".into(), mode);
+            }
+            if let Some(consumers) = opt_value(consumers, limits).or_raise(py)? {
+                request.insert("consumers".into(), consumers);
+            }
+            request.insert("requireSchema".into(), Value::Bool(require_schema));
+            request.insert("schemas".into(), Value::Bool(schemas));
+            let plan = self.inner.plan_json(&Value::Object(request)).or_raise(py)?;
+            Ok(to_py(py, &plan)?.unbind())
+        })
+    }
+
+    /// Checks a result (a dict, or the JSON text as `str` / `bytes`) against the request.
+    #[pyo3(signature = (requested_outputs, result))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+        result: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        guard(py, || {
+            let limits = self.inner.connection().limits();
+            let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            let checked = |result: &Value| self.inner.check(requested.as_ref(), result).map(|_| ());
+            match as_text(result).or_raise(py)? {
+                Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
+                None => {
+                    let arg = arg(result, limits, "result").or_raise(py)?;
+                    run_sized(py, arg.size, || checked(&arg.value))
+                }
+            }
+            .or_raise(py)
+        })
+    }
+
+    /// Checks a result and routes each output by its audience. Outputs are handed back as
+    /// received: for a dict result, the very objects of the caller's result.
+    #[pyo3(signature = (requested_outputs, result))]
+    fn route(
+        &self,
+        py: Python<'_>,
+        requested_outputs: Option<&Bound<'_, PyAny>>,
+        result: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let limits = self.inner.connection().limits();
+            let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            match as_text(result).or_raise(py)? {
+                Some(text) => {
+                    let parsed = run_sized(py, text.len(), || parse_text(limits, &text)).or_raise(py)?;
+                    let route =
+                        run_sized(py, text.len(), || self.inner.route(requested.as_ref(), &parsed)).or_raise(py)?;
+                    route_to_py(py, route, None)
+                }
+                None => {
+                    let arg = arg(result, limits, "result").or_raise(py)?;
+                    let route =
+                        run_sized(py, arg.size, || self.inner.route(requested.as_ref(), &arg.value)).or_raise(py)?;
+                    route_to_py(py, route, Some((result, &arg.value)))
+                }
+            }
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ReceivedTool({:?})", self.name())
+    }
+}
+
+/// JSON text of a result, parsed by the core.
+fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
+    match text {
+        Text::Str(s) => limits.parse_text(s, "result"),
+        Text::Bytes(b) => limits.parse_bytes(b, "result"),
+    }
+}
+
+/// A route as a dict; outputs found in `original` (the caller's result objects) are handed back
+/// as those objects.
+fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, PyAny>, &Value)>) -> PyResult<Py<PyAny>> {
+    let Route { model, user, programmatic, extensions, view, dropped, diagnostics } = route;
+    let output = |value: &Value| -> PyResult<Bound<'_, PyAny>> {
+        if let Some(found) = original.and_then(|(obj, root)| convert::original(obj, root, value, ORIGINAL_LEVELS)) {
+            return Ok(found);
+        }
+        to_py(py, value)
+    };
+    let list = |values: &mut dyn Iterator<Item = &Value>| -> PyResult<Bound<'_, PyList>> {
+        let items = values.map(output).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    };
+    // The rest of the route, as the core writes it; the output lists are filled in below.
+    let rest = Route {
+        model: Vec::new(),
+        user: Vec::new(),
+        programmatic: Vec::new(),
+        extensions: Vec::new(),
+        view,
+        dropped,
+        diagnostics,
+    }
+    .to_json();
+    let dict = to_py(py, &rest)?.cast_into::<PyDict>()?;
+    dict.set_item("model", list(&mut model.iter().map(|v| v.as_ref()))?)?;
+    dict.set_item("user", list(&mut user.iter().copied())?)?;
+    dict.set_item("programmatic", list(&mut programmatic.iter().copied())?)?;
+    let ext = PyDict::new(py);
+    for (id, outputs) in &extensions {
+        ext.set_item(*id, list(&mut outputs.iter().copied())?)?;
+    }
+    dict.set_item("extensions", ext)?;
+    Ok(dict.into_any().unbind())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functions
+
+/// Runs one operation of the conformance corpus (`declare`, `advertise`, `select`, `respond`,
+/// `accept`, `plan`, `check`, `route`, `migrate`, `scenario`) on its input; returns its `ok`.
+#[pyfunction]
+fn run(py: Python<'_>, op: &str, input: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    guard(py, || {
+        let limits = Limits::default();
+        let (value, size) = match as_text(input).or_raise(py)? {
+            Some(_) => {
+                let a = arg(input, &limits, "input").or_raise(py)?;
+                (a.value, a.size)
+            }
+            None => {
+                let mut conv = Converter::new(Caps::for_wrapper(&limits));
+                let value = conv.convert(input, 1).map_err(|f| raise(py, &f.into_error("")))?;
+                (value, conv.spent())
+            }
+        };
+        let out = run_sized(py, size, || mcp_outputs::ops::run(op, &value)).or_raise(py)?;
+        Ok(to_py(py, &out)?.unbind())
+    })
+}
+
+/// Checks only the JSON shape of a request's `requestedOutputs` (limits, an array of selector
+/// objects with string `audience` and `format`): the errors that outrank every other, the
+/// version's included. A server reading a request calls it before building the `Connection`.
+#[pyfunction]
+#[pyo3(signature = (requested_outputs, *, config = None))]
+fn check_requested_outputs(
+    py: Python<'_>,
+    requested_outputs: &Bound<'_, PyAny>,
+    config: Option<&Bound<'_, PyConfig>>,
+) -> PyResult<()> {
+    guard(py, || {
+        let config = config_of(config);
+        let requested = arg(requested_outputs, &config.limits, "requestedOutputs").or_raise(py)?;
+        mcp_outputs::selection::check_shape(&requested.value, &config.limits).or_raise(py)
+    })
+}
+
+/// Migrates a 2026-07-28 Tool to a 2026-12-01 declaration (MIG-1).
+#[pyfunction]
+#[pyo3(signature = (legacy_tool, *, programmatic_from_output_schema = false, apps = false, config = None))]
+fn migrate_tool(
+    py: Python<'_>,
+    legacy_tool: &Bound<'_, PyAny>,
+    programmatic_from_output_schema: bool,
+    apps: bool,
+    config: Option<&Bound<'_, PyConfig>>,
+) -> PyResult<Py<PyAny>> {
+    guard(py, || {
+        let config = config_of(config);
+        let tool = arg(legacy_tool, &config.limits, "legacyTool").or_raise(py)?;
+        let options = MigrateOptions { programmatic_from_output_schema, apps };
+        let out = migrate(&tool.value, options, &config.limits).or_raise(py)?;
+        Ok(to_py(py, &out)?.unbind())
+    })
+}
+
+/// Test hook: panics inside the guard, to prove a panic never surfaces as `PanicException`.
+#[pyfunction]
+#[allow(clippy::panic)]
+fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
+    guard(py, || panic!("deliberate panic for the binding's tests"))
+}
+
+#[pymodule]
+fn _mcp_outputs(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyConfig>()?;
+    m.add_class::<PyConnection>()?;
+    m.add_class::<PyServerTool>()?;
+    m.add_class::<PyReceivedTool>()?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(migrate_tool, m)?)?;
+    m.add_function(wrap_pyfunction!(check_requested_outputs, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ERROR_CODES", PyTuple::new(py, ErrorCode::ALL.iter().map(|c| c.as_str()))?)?;
+    m.add("PROTOCOL_VERSIONS", PyTuple::new(py, ProtocolVersion::ALL.iter().map(|v| v.as_str()))?)?;
+    m.add("LATEST_PROTOCOL_VERSION", ProtocolVersion::LATEST.as_str())?;
+    m.add("MODES", PyTuple::new(py, Mode::ALL.iter().map(|v| v.as_str()))?)?;
+    let ops = PyDict::new(py);
+    for (op, fields) in OPERATIONS {
+        ops.set_item(*op, PyTuple::new(py, fields.iter())?)?;
+    }
+    m.add("OPERATIONS", ops)?;
+    m.add("COMMON_FIELDS", PyTuple::new(py, COMMON_FIELDS.iter())?)?;
+    Ok(())
+}
+
+/// Converting Python objects allocates many small strings and maps: mimalloc makes that about
+/// twice as fast as the system allocator (used for the binding's Rust allocations only).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -1,0 +1,103 @@
+"""mcp-outputs: MCP SEP-3279, audience-directed tool result variants.
+
+A tool declares the ``outputVariants`` it can produce, a ``tools/call`` asks for the ones it
+needs with ``requestedOutputs``, the server returns exactly those ``outputs``, and the host
+routes each by its audience. This package is the Rust core (crate ``mcp-outputs``) with the
+same behaviour, corpus and error codes; it adapts types and errors only.
+
+Server: :meth:`ServerTool.declare` → :meth:`ServerTool.advertise` / :meth:`ServerTool.select`
+→ :meth:`ServerTool.respond`. Client: :meth:`ReceivedTool.accept` → :meth:`ReceivedTool.plan`
+→ :meth:`ReceivedTool.check` / :meth:`ReceivedTool.route`. Values are plain ``dict`` / ``list``;
+results may also be given as JSON text (``str`` / ``bytes``). Every error is a
+:class:`McpOutputsError` (a ``ValueError``) with ``code``, ``message`` and ``path``.
+"""
+
+from . import types
+from ._errors import (
+    ERROR_CLASSES,
+    DuplicateSelectorError,
+    DuplicateVariantError,
+    EmptyAssistantContentError,
+    EmptyErrorOutputsError,
+    EmptySelectionError,
+    ExternalRefError,
+    InternalError,
+    InvalidAudienceError,
+    InvalidCombinationError,
+    InvalidProtocolVersionError,
+    InvalidSchemaError,
+    LimitExceededError,
+    MalformedError,
+    McpOutputsError,
+    MissingAssistantContentError,
+    MissingOutputError,
+    MissingOutputVariantsError,
+    MissingSchemaError,
+    OutputShapeMismatchError,
+    RequestedOutputsOnLegacyVersionError,
+    SchemaViolationError,
+    UndeclaredVariantError,
+    UnnegotiatedExtensionError,
+    UnrequestedOutputError,
+    UnsupportedProtocolVersionError,
+)
+from ._mcp_outputs import (
+    COMMON_FIELDS,
+    ERROR_CODES,
+    LATEST_PROTOCOL_VERSION,
+    MODES,
+    OPERATIONS,
+    PROTOCOL_VERSIONS,
+    Config,
+    Connection,
+    ReceivedTool,
+    ServerTool,
+    __version__,
+    check_requested_outputs,
+    migrate_tool,
+    run,
+)
+
+__all__ = [
+    "types",
+    "Config",
+    "Connection",
+    "ServerTool",
+    "ReceivedTool",
+    "run",
+    "migrate_tool",
+    "check_requested_outputs",
+    "ERROR_CODES",
+    "PROTOCOL_VERSIONS",
+    "LATEST_PROTOCOL_VERSION",
+    "MODES",
+    "OPERATIONS",
+    "COMMON_FIELDS",
+    "ERROR_CLASSES",
+    "__version__",
+    "McpOutputsError",
+    "InternalError",
+    "MalformedError",
+    "LimitExceededError",
+    "InvalidProtocolVersionError",
+    "UnsupportedProtocolVersionError",
+    "InvalidAudienceError",
+    "InvalidCombinationError",
+    "DuplicateVariantError",
+    "MissingAssistantContentError",
+    "InvalidSchemaError",
+    "ExternalRefError",
+    "UnnegotiatedExtensionError",
+    "MissingOutputVariantsError",
+    "RequestedOutputsOnLegacyVersionError",
+    "DuplicateSelectorError",
+    "EmptySelectionError",
+    "UndeclaredVariantError",
+    "MissingOutputError",
+    "UnrequestedOutputError",
+    "OutputShapeMismatchError",
+    "SchemaViolationError",
+    "EmptyAssistantContentError",
+    "EmptyErrorOutputsError",
+    "MissingSchemaError",
+]

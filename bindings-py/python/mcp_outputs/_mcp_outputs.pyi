@@ -1,0 +1,148 @@
+"""The native module (Rust, pyo3). Use it through :mod:`mcp_outputs`."""
+
+from typing import Any, Dict, Final, List, Mapping, Optional, Sequence, Tuple, Union
+
+from typing_extensions import final
+
+from mcp_outputs.types import (
+    CallToolResult,
+    ErrorCode,
+    ExtensionDefinition,
+    JsonObject,
+    LimitOptions,
+    Limits,
+    Mode,
+    Plan,
+    ProducedOutputs,
+    ProtocolVersion,
+    Route,
+    Selector,
+    WarningCode,
+)
+
+_Json = Union[str, bytes]
+_Selectors = Union[Sequence[Selector], Sequence[Mapping[str, Any]]]
+_Requested = Union[_Selectors, str, bytes, None]
+
+__all__ = [
+    "COMMON_FIELDS",
+    "Config",
+    "Connection",
+    "ERROR_CODES",
+    "LATEST_PROTOCOL_VERSION",
+    "MODES",
+    "OPERATIONS",
+    "PROTOCOL_VERSIONS",
+    "ReceivedTool",
+    "ServerTool",
+    "check_requested_outputs",
+    "migrate_tool",
+    "run",
+    "_panic_for_tests",
+    "__version__",
+]
+
+__version__: Final[str]
+ERROR_CODES: Final[Tuple[ErrorCode, ...]]
+PROTOCOL_VERSIONS: Final[Tuple[ProtocolVersion, ...]]
+LATEST_PROTOCOL_VERSION: Final[ProtocolVersion]
+MODES: Final[Tuple[Mode, ...]]
+OPERATIONS: Final[Dict[str, Tuple[str, ...]]]
+COMMON_FIELDS: Final[Tuple[str, ...]]
+
+@final
+class Config:
+    """Library options: extension audiences beyond the built-in Apps one, and limits."""
+
+    def __new__(
+        cls,
+        *,
+        extensions: Optional[Sequence[ExtensionDefinition]] = None,
+        limits: Optional[LimitOptions] = None,
+    ) -> "Config": ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def extensions(self) -> List[ExtensionDefinition]: ...
+
+@final
+class Connection:
+    """One connection: the protocol version (default the latest) and the negotiated extensions."""
+
+    def __new__(
+        cls,
+        protocol_version: Optional[str] = None,
+        negotiated: Optional[Sequence[str]] = None,
+        *,
+        config: Optional[Config] = None,
+    ) -> "Connection": ...
+    @property
+    def protocol_version(self) -> ProtocolVersion: ...
+    @property
+    def negotiated(self) -> List[str]: ...
+    @property
+    def config(self) -> Config: ...
+
+@final
+class ServerTool:
+    """A tool declaration, validated and compiled once."""
+
+    @staticmethod
+    def declare(
+        tool: Union[JsonObject, _Json],
+        legacy: Union[JsonObject, _Json, None] = None,
+        *,
+        config: Optional[Config] = None,
+    ) -> "ServerTool": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def warnings(self) -> List[WarningCode]: ...
+    @property
+    def config(self) -> Config: ...
+    def advertise(self, conn: Connection) -> Dict[str, Any]: ...
+    def select(self, conn: Connection, requested_outputs: Optional[_Selectors] = None) -> List[Selector]: ...
+    def select_text(self, conn: Connection, requested_outputs: Optional[_Json] = None) -> str: ...
+    def respond(
+        self,
+        conn: Connection,
+        requested_outputs: Optional[_Selectors],
+        produced: Union[ProducedOutputs, JsonObject],
+    ) -> CallToolResult: ...
+    def respond_text(self, conn: Connection, requested_outputs: Optional[_Json], produced: _Json) -> str: ...
+
+@final
+class ReceivedTool:
+    """A tool as received in tools/list on one connection, validated and compiled once."""
+
+    @staticmethod
+    def accept(tool: Union[JsonObject, _Json], conn: Connection) -> "ReceivedTool": ...
+    @property
+    def tool(self) -> Dict[str, Any]: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def warnings(self) -> List[WarningCode]: ...
+    @property
+    def connection(self) -> Connection: ...
+    def plan(
+        self,
+        mode: Optional[Mode] = None,
+        consumers: Optional[Sequence[Selector]] = None,
+        *,
+        require_schema: bool = False,
+        schemas: bool = False,
+    ) -> Plan: ...
+    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> None: ...
+    def route(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> Route: ...
+
+def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
+def migrate_tool(
+    legacy_tool: Union[JsonObject, _Json],
+    *,
+    programmatic_from_output_schema: bool = False,
+    apps: bool = False,
+    config: Optional[Config] = None,
+) -> Dict[str, Any]: ...
+def check_requested_outputs(requested_outputs: Union[_Selectors, _Json], *, config: Optional[Config] = None) -> None: ...
+def _panic_for_tests() -> None: ...

@@ -1,0 +1,257 @@
+"""Types of mcp_outputs: the JSON shapes the API takes and returns, as ``TypedDict`` and
+``Literal`` types (plain dicts and strings at run time)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypeAlias, TypedDict, Union
+
+__all__ = [
+    "ErrorCode",
+    "AnyErrorCode",
+    "WarningCode",
+    "DiagnosticCode",
+    "ProtocolVersion",
+    "Mode",
+    "CoreAudience",
+    "Format",
+    "JsonValue",
+    "JsonObject",
+    "Selector",
+    "OutputVariant",
+    "ToolDeclaration",
+    "LegacyOptions",
+    "ContentBlock",
+    "ToolResultOutput",
+    "ProducedOutputs",
+    "CallToolResult",
+    "PlanSchema",
+    "Plan",
+    "DroppedMeta",
+    "DroppedLegacy",
+    "Dropped",
+    "Route",
+    "ExtensionDefinition",
+    "LimitOptions",
+    "Limits",
+    "JsonRpcError",
+]
+
+#: The stable error codes of the core (``McpOutputsError.code``), in the core's order.
+ErrorCode: TypeAlias = Literal[
+    "malformed",
+    "limit-exceeded",
+    "invalid-protocol-version",
+    "unsupported-protocol-version",
+    "invalid-audience",
+    "invalid-combination",
+    "duplicate-variant",
+    "missing-assistant-content",
+    "invalid-schema",
+    "external-ref",
+    "unnegotiated-extension",
+    "missing-output-variants",
+    "requested-outputs-on-legacy-version",
+    "duplicate-selector",
+    "empty-selection",
+    "undeclared-variant",
+    "missing-output",
+    "unrequested-output",
+    "output-shape-mismatch",
+    "schema-violation",
+    "empty-assistant-content",
+    "empty-error-outputs",
+    "missing-schema",
+]
+
+#: Every ``code`` an exception can carry: the core's, plus ``InternalError``'s.
+AnyErrorCode: TypeAlias = Union[ErrorCode, Literal["internal-error"]]
+
+#: Warnings of ``declare`` and ``accept``.
+WarningCode: TypeAlias = Literal["missing-schema"]
+
+#: Findings in a route's ``diagnostics``.
+DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict"]
+
+#: The supported protocol revisions, oldest first.
+ProtocolVersion: TypeAlias = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
+
+#: Host execution modes (shorthands for consumer lists).
+Mode: TypeAlias = Literal["conversational", "code", "structured-model", "user-media", "host-table", "apps", "app-only"]
+
+#: The core audiences; extension audiences are extension identifiers (any ``str``).
+CoreAudience: TypeAlias = Literal["assistant", "user", "programmatic"]
+
+#: Output formats.
+Format: TypeAlias = Literal["content", "structured"]
+
+JsonValue: TypeAlias = Any
+JsonObject: TypeAlias = Mapping[str, Any]
+
+
+class Selector(TypedDict):
+    """An entry of ``requestedOutputs``: an audience and a format."""
+
+    audience: str
+    format: Format
+
+
+class OutputVariant(Selector, total=False):
+    """An entry of a tool's ``outputVariants``."""
+
+    schema: Dict[str, Any]
+
+
+class _ToolRequired(TypedDict):
+    name: str
+    inputSchema: Dict[str, Any]
+
+
+class ToolDeclaration(_ToolRequired, total=False):
+    """A tool declaration in the 2026-12-01 shape (other Tool fields pass through unchanged)."""
+
+    title: str
+    description: str
+    annotations: Dict[str, Any]
+    outputVariants: List[OutputVariant]
+    outputSchema: Dict[str, Any]
+    icons: List[Dict[str, Any]]
+
+
+class LegacyOptions(TypedDict, total=False):
+    """Per-tool options for clients on earlier revisions (LEG-1..4)."""
+
+    outputSchema: Dict[str, Any]
+    structuredFrom: str
+    mirror: bool
+
+
+#: A content block (``{"type": "text", "text": ...}``, ``image``, ``audio``, ``resource_link``,
+#: ``resource``).
+ContentBlock: TypeAlias = Dict[str, Any]
+
+
+class _OutputRequired(TypedDict):
+    audience: str
+    format: Format
+
+
+class ToolResultOutput(_OutputRequired, total=False):
+    """One output of a result: ``content`` for the content format, ``structuredContent`` for the
+    structured one."""
+
+    content: List[ContentBlock]
+    structuredContent: JsonValue
+
+
+_ProducedOptional = TypedDict("_ProducedOptional", {"isError": bool, "_meta": Dict[str, Any]}, total=False)
+
+
+class ProducedOutputs(_ProducedOptional):
+    """What a tool produced for one call: every output it computed."""
+
+    outputs: List[ToolResultOutput]
+
+
+CallToolResult = TypedDict(
+    "CallToolResult",
+    {
+        "resultType": Literal["complete"],
+        "outputs": List[ToolResultOutput],
+        "content": List[ContentBlock],
+        "structuredContent": JsonValue,
+        "isError": bool,
+        "_meta": Dict[str, Any],
+    },
+    total=False,
+)
+CallToolResult.__doc__ = """A CallToolResult as sent on the wire: ``outputs`` under 2026-12-01, the
+legacy ``content`` / ``structuredContent`` under earlier revisions."""
+
+
+class PlanSchema(TypedDict):
+    """The schema shown for a requested structured variant (``plan(schemas=True)``)."""
+
+    audience: str
+    format: Literal["structured"]
+    schema: Optional[Dict[str, Any]]
+
+
+class Plan(TypedDict, total=False):
+    """A planned call: ``requestedOutputs`` (absent when the request omits the field) and, on
+    request, the ``schemas``."""
+
+    requestedOutputs: List[Selector]
+    schemas: List[PlanSchema]
+
+
+class DroppedMeta(TypedDict):
+    """A result ``_meta`` key that reached no consumer."""
+
+    meta: str
+
+
+class DroppedLegacy(TypedDict):
+    """A legacy ``structuredContent`` with no consumer."""
+
+    legacy: Literal["structuredContent"]
+
+
+Dropped: TypeAlias = Union[DroppedMeta, DroppedLegacy]
+
+
+class Route(TypedDict):
+    """Where every output of a result goes (outputs as received)."""
+
+    model: List[ToolResultOutput]
+    user: List[ToolResultOutput]
+    programmatic: List[ToolResultOutput]
+    extensions: Dict[str, List[ToolResultOutput]]
+    view: Optional[Dict[str, Any]]
+    dropped: List[Dropped]
+    diagnostics: List[DiagnosticCode]
+
+
+class _ExtensionRequired(TypedDict):
+    id: str
+
+
+class ExtensionDefinition(_ExtensionRequired, total=False):
+    """An extension audience definition (EXT-1)."""
+
+    formats: Sequence[Format]
+    modelContext: bool
+    metaKey: Optional[str]
+    legacyProjection: bool
+    schemas: Literal["perVariant", "extension"]
+
+
+class LimitOptions(TypedDict, total=False):
+    """``Config(limits=...)``: any subset of the limits."""
+
+    maxDepth: int
+    maxBytes: int
+    maxArrayLen: int
+    maxObjectLen: int
+    maxVariants: int
+    maxTools: int
+    maxExtensions: int
+
+
+class Limits(TypedDict):
+    """The limits in force (``Config.limits``)."""
+
+    maxDepth: int
+    maxBytes: int
+    maxArrayLen: int
+    maxObjectLen: int
+    maxVariants: int
+    maxTools: int
+    maxExtensions: int
+
+
+class JsonRpcError(TypedDict):
+    """A JSON-RPC error object, as a server sends it."""
+
+    code: int
+    message: str
+    data: Dict[str, Any]

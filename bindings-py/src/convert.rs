@@ -1,0 +1,377 @@
+//! Python objects to `serde_json::Value` and back: the binding's own walker (exact type
+//! checks first, no detour through `json.dumps` or serde), with the core's limits applied while
+//! converting.
+//!
+//! How limits are applied, so that the core keeps deciding every protocol error (its code,
+//! path, JSON-RPC code and precedence):
+//! - depth: the walk never goes deeper than one level past the core's `max_depth`; a container
+//!   found there is converted as an empty container of its kind. The value handed to the core is
+//!   then still too deep, and the core rejects it as `limit-exceeded` at that path, exactly as
+//!   it would the original. A container that contains itself is `malformed` ("recursive
+//!   structure"): it is not JSON.
+//! - array and object lengths: at most `max_array_len + 1` items (`max_object_len + 1` members)
+//!   are converted, which the core then rejects the same way.
+//! - size: the core's byte estimate is spent while converting; an input over `max_bytes` stops
+//!   the walk with `limit-exceeded` (the memory is not allocated first).
+//! - values JSON cannot hold (non-string keys, NaN and infinities, integers beyond the 64-bit
+//!   range, lone surrogates, other Python types) are `malformed`, with the path of the value.
+
+use mcp_outputs::{Error, ErrorCode, Limits};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+/// The caps of one conversion.
+#[derive(Debug, Clone)]
+pub(crate) struct Caps {
+    /// The deepest level the walk converts (the outermost value is level 1).
+    pub depth: usize,
+    pub array_len: usize,
+    pub object_len: usize,
+    /// The byte estimate allowed, as the core computes it (`None`: not checked here).
+    pub bytes: Option<usize>,
+}
+
+impl Caps {
+    /// Caps for one argument of the core (the argument is level 1, as for the core).
+    pub fn for_argument(limits: &Limits) -> Self {
+        Caps {
+            depth: limits.max_depth.saturating_add(1),
+            array_len: limits.max_array_len.saturating_add(1),
+            object_len: limits.max_object_len.saturating_add(1),
+            bytes: Some(limits.max_bytes),
+        }
+    }
+
+    /// Caps for an input object that wraps the core's arguments one level down (`run`): every
+    /// argument gets the depth it would get alone; sizes are left to the core, which checks each
+    /// argument.
+    pub fn for_wrapper(limits: &Limits) -> Self {
+        Caps { depth: limits.max_depth.saturating_add(2), bytes: None, ..Caps::for_argument(limits) }
+    }
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// A conversion failure, its path collected while unwinding.
+pub(crate) struct Failure {
+    code: ErrorCode,
+    message: String,
+    trail: Vec<Segment>,
+}
+
+impl Failure {
+    #[cold]
+    fn new(code: ErrorCode, message: impl Into<String>) -> Box<Self> {
+        Box::new(Failure { code, message: message.into(), trail: Vec::new() })
+    }
+
+    #[cold]
+    fn at(mut self: Box<Self>, segment: Segment) -> Box<Self> {
+        self.trail.push(segment);
+        self
+    }
+
+    /// The core error, with the JSON Pointer (RFC 6901) of the offending value under `base`.
+    pub fn into_error(self, base: &str) -> Error {
+        let mut path = base.to_owned();
+        for segment in self.trail.iter().rev() {
+            path.push('/');
+            match segment {
+                Segment::Index(i) => path.push_str(&i.to_string()),
+                Segment::Key(k) => path.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            }
+        }
+        Error::new(self.code, path, self.message)
+    }
+}
+
+/// One walk over a Python value.
+pub(crate) struct Converter {
+    caps: Caps,
+    budget: usize,
+    /// The containers on the current path, to tell a recursive structure from a deep one.
+    ancestors: Vec<usize>,
+}
+
+/// Boxed, so that the happy path moves a `Value`-sized result.
+type Converted = Result<Value, Box<Failure>>;
+
+impl Converter {
+    pub fn new(caps: Caps) -> Self {
+        let budget = caps.bytes.unwrap_or(usize::MAX);
+        Converter { caps, budget, ancestors: Vec::new() }
+    }
+
+    /// How much of the byte estimate the walk spent (the size of the converted value).
+    pub fn spent(&self) -> usize {
+        self.caps.bytes.unwrap_or(usize::MAX) - self.budget
+    }
+
+    #[inline]
+    fn spend(&mut self, cost: usize) -> Result<(), Box<Failure>> {
+        match self.budget.checked_sub(cost) {
+            Some(rest) => {
+                self.budget = rest;
+                Ok(())
+            }
+            None => Err(Failure::new(
+                ErrorCode::LimitExceeded,
+                format!("input larger than {} bytes", self.caps.bytes.unwrap_or(usize::MAX)),
+            )),
+        }
+    }
+
+    /// Converts `obj`, found at nesting level `depth` (1 for an argument itself).
+    pub fn convert(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+        // Exact types first, the common ones first; subclasses after.
+        if let Ok(s) = obj.cast_exact::<PyString>() {
+            return self.string(s);
+        }
+        if let Ok(d) = obj.cast_exact::<PyDict>() {
+            return self.dict(d, depth);
+        }
+        if let Ok(l) = obj.cast_exact::<PyList>() {
+            return self.list(obj, l.len(), |i| l.get_item(i), depth);
+        }
+        if obj.is_none() {
+            self.spend(8)?;
+            return Ok(Value::Null);
+        }
+        if let Ok(b) = obj.cast_exact::<PyBool>() {
+            self.spend(8)?;
+            return Ok(Value::Bool(b.is_true()));
+        }
+        if let Ok(i) = obj.cast_exact::<PyInt>() {
+            return self.int(i);
+        }
+        if let Ok(f) = obj.cast_exact::<PyFloat>() {
+            return self.float(f.value());
+        }
+        self.subclass(obj, depth)
+    }
+
+    #[cold]
+    fn subclass(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+        // bool is a subclass of int and cannot itself be subclassed: it was handled above.
+        if let Ok(s) = obj.cast::<PyString>() {
+            return self.string(s);
+        }
+        if let Ok(d) = obj.cast::<PyDict>() {
+            return self.dict(d, depth);
+        }
+        if let Ok(l) = obj.cast::<PyList>() {
+            return self.list(obj, l.len(), |i| l.get_item(i), depth);
+        }
+        if let Ok(t) = obj.cast::<PyTuple>() {
+            return self.list(obj, t.len(), |i| t.get_item(i), depth);
+        }
+        if let Ok(i) = obj.cast::<PyInt>() {
+            return self.int(i);
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return self.float(f.value());
+        }
+        let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
+        Err(Failure::new(ErrorCode::Malformed, format!("a {name} is not a JSON value")))
+    }
+
+    fn string(&mut self, s: &Bound<'_, PyString>) -> Converted {
+        let text = s.to_str().map_err(|_| Failure::new(ErrorCode::Malformed, "a string with a lone surrogate"))?;
+        self.spend(text.len() + 2)?;
+        Ok(Value::String(text.to_owned()))
+    }
+
+    fn int(&mut self, i: &Bound<'_, PyInt>) -> Converted {
+        self.spend(8)?;
+        if let Ok(n) = i.extract::<i64>() {
+            return Ok(Value::from(n));
+        }
+        if let Ok(n) = i.extract::<u64>() {
+            return Ok(Value::from(n));
+        }
+        Err(Failure::new(ErrorCode::Malformed, "an integer beyond the 64-bit range"))
+    }
+
+    fn float(&mut self, f: f64) -> Converted {
+        self.spend(8)?;
+        Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| Failure::new(ErrorCode::Malformed, format!("{f} is not a JSON number")))
+    }
+
+    /// A container past the depth cap: a recursive structure, or one the core rejects as too deep.
+    fn too_deep(&self, obj: &Bound<'_, PyAny>) -> Result<(), Box<Failure>> {
+        if self.ancestors.contains(&(obj.as_ptr() as usize)) {
+            return Err(Failure::new(ErrorCode::Malformed, "a recursive structure (a container that contains itself)"));
+        }
+        Ok(())
+    }
+
+    fn list<'py>(
+        &mut self,
+        obj: &Bound<'py, PyAny>,
+        len: usize,
+        item: impl Fn(usize) -> PyResult<Bound<'py, PyAny>>,
+        depth: usize,
+    ) -> Converted {
+        if depth > self.caps.depth {
+            self.too_deep(obj)?;
+            return Ok(Value::Array(Vec::new()));
+        }
+        let len = len.min(self.caps.array_len);
+        self.spend(len + 2)?;
+        self.ancestors.push(obj.as_ptr() as usize);
+        let mut out = Vec::with_capacity(len);
+        for i in 0..len {
+            let child = item(i).map_err(|_| Failure::new(ErrorCode::Malformed, "a list changed while converting"))?;
+            let value = self.convert(&child, depth + 1).map_err(|f| f.at(Segment::Index(i)))?;
+            out.push(value);
+        }
+        self.ancestors.pop();
+        Ok(Value::Array(out))
+    }
+
+    fn dict(&mut self, d: &Bound<'_, PyDict>, depth: usize) -> Converted {
+        if depth > self.caps.depth {
+            self.too_deep(d.as_any())?;
+            return Ok(Value::Object(Map::new()));
+        }
+        let len = d.len().min(self.caps.object_len);
+        self.spend(len.saturating_mul(4) + 2)?;
+        self.ancestors.push(d.as_ptr() as usize);
+        let mut out = Map::with_capacity(len);
+        for (key, item) in d.iter().take(len) {
+            let Ok(key) = key.cast_exact::<PyString>().or_else(|_| key.cast::<PyString>()) else {
+                let shown = key.repr().map(|r| r.to_string()).unwrap_or_default();
+                return Err(Failure::new(ErrorCode::Malformed, format!("dict keys must be strings, not {shown}")));
+            };
+            let key = key.to_str().map_err(|_| Failure::new(ErrorCode::Malformed, "a key with a lone surrogate"))?;
+            self.spend(key.len())?;
+            let value = self.convert(&item, depth + 1).map_err(|f| f.at(Segment::Key(key.to_owned())))?;
+            out.insert(key.to_owned(), value);
+        }
+        self.ancestors.pop();
+        Ok(Value::Object(out))
+    }
+}
+
+/// Converts one argument of the core with its limits; error paths are relative to the argument,
+/// as the core's are. Also answers the core's byte estimate of the value.
+pub(crate) fn argument(obj: &Bound<'_, PyAny>, limits: &Limits) -> Result<(Value, usize), Error> {
+    let mut conv = Converter::new(Caps::for_argument(limits));
+    let value = conv.convert(obj, 1).map_err(|f| f.into_error(""))?;
+    Ok((value, conv.spent()))
+}
+
+/// JSON text given as `str` or `bytes`, if `obj` is one.
+pub(crate) enum Text<'a> {
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl Text<'_> {
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Text::Str(s) => s.len(),
+            Text::Bytes(b) => b.len(),
+        }
+    }
+}
+
+/// Reads `obj` as JSON text when it is a `str` or `bytes`.
+pub(crate) fn as_text<'a>(obj: &'a Bound<'_, PyAny>) -> Result<Option<Text<'a>>, Error> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_str().map_err(|_| Error::new(ErrorCode::Malformed, "", "JSON text with a lone surrogate"))?;
+        return Ok(Some(Text::Str(text)));
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Some(Text::Bytes(b.as_bytes())));
+    }
+    Ok(None)
+}
+
+/// A JSON value as plain Python objects (dict, list, str, int, float, bool, None).
+pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(members) => {
+            let dict = PyDict::new(py);
+            for (key, item) in members {
+                dict.set_item(PyString::new(py, key), to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The Python object that `target` was converted from, when it is a dict or list found within
+/// `levels` levels of `root` (converted from `py_root`): results handed back "as received" are
+/// the caller's own objects, not copies. `None` when not found (then the caller converts).
+pub(crate) fn original<'py>(
+    py_root: &Bound<'py, PyAny>,
+    root: &Value,
+    target: &Value,
+    levels: usize,
+) -> Option<Bound<'py, PyAny>> {
+    if std::ptr::eq(root, target) {
+        let plain = match root {
+            Value::Object(_) => py_root.is_exact_instance_of::<PyDict>(),
+            Value::Array(_) => py_root.is_exact_instance_of::<PyList>(),
+            _ => false,
+        };
+        return plain.then(|| py_root.clone());
+    }
+    if levels == 0 {
+        return None;
+    }
+    match root {
+        Value::Object(members) => {
+            let dict = py_root.cast_exact::<PyDict>().ok()?;
+            for (key, item) in members {
+                if matches!(item, Value::Object(_) | Value::Array(_)) {
+                    let child = dict.get_item(key).ok()??;
+                    if let Some(found) = original(&child, item, target, levels - 1) {
+                        return Some(found);
+                    }
+                }
+            }
+            None
+        }
+        Value::Array(items) => {
+            let list = py_root.cast_exact::<PyList>().ok()?;
+            for (i, item) in items.iter().enumerate() {
+                if matches!(item, Value::Object(_) | Value::Array(_)) {
+                    let child = list.get_item(i).ok()?;
+                    if let Some(found) = original(&child, item, target, levels - 1) {
+                        return Some(found);
+                    }
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,262 @@
+"""Hostile inputs give typed errors (never a crash, a PanicException, a RecursionError or a
+bare RuntimeError), limits hold while converting, and validation of large payloads runs with
+the GIL released."""
+
+from __future__ import annotations
+
+import collections
+import decimal
+import enum
+import math
+import sys
+import threading
+import time
+from typing import Any, Callable, Dict, List
+
+import pytest
+
+import mcp_outputs
+from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
+
+TOOL: Dict[str, Any] = {
+    "name": "t",
+    "inputSchema": {"type": "object"},
+    "outputVariants": [
+        {"audience": "assistant", "format": "content"},
+        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+    ],
+}
+REQ = [{"audience": "programmatic", "format": "structured"}]
+CONN = Connection()
+HOST = ReceivedTool.accept(TOOL, CONN)
+SERVER = ServerTool.declare(TOOL)
+
+
+def result_with(value: Any) -> Dict[str, Any]:
+    return {"resultType": "complete", "outputs": [{"audience": "programmatic", "format": "structured", "structuredContent": value}]}
+
+
+def nested(depth: int) -> Any:
+    value: Any = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
+def check(value: Any) -> None:
+    HOST.check(REQ, result_with(value))
+
+
+def test_recursive_structures_are_malformed() -> None:
+    d: Dict[str, Any] = {}
+    d["self"] = d
+    lst: List[Any] = []
+    lst.append(lst)
+    for value in (d, lst, {"x": [d]}):
+        with pytest.raises(mcp_outputs.MalformedError, match="recursive"):
+            check(value)
+    with pytest.raises(mcp_outputs.MalformedError, match="recursive"):
+        mcp_outputs.run("declare", {"tool": {"name": "t", "inputSchema": d}})
+
+
+def test_non_string_keys_are_malformed_with_their_path() -> None:
+    for key in (1, 1.5, None, ("a",), True, b"k"):
+        with pytest.raises(mcp_outputs.MalformedError, match="keys must be strings") as info:
+            check({"ok": {key: 1}})
+        assert info.value.path == "/outputs/0/structuredContent/ok"
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_nan_and_infinities_are_malformed(bad: float) -> None:
+    with pytest.raises(mcp_outputs.MalformedError, match="not a JSON number") as info:
+        check({"x": [1, bad]})
+    assert info.value.path == "/outputs/0/structuredContent/x/1"
+
+
+def test_integers_beyond_64_bits_are_malformed() -> None:
+    check({"a": 2**64 - 1, "b": -(2**63), "c": 0})
+    for huge in (2**64, -(2**63) - 1, 10**100):
+        with pytest.raises(mcp_outputs.MalformedError, match="64-bit"):
+            check({"n": huge})
+
+
+def test_values_json_cannot_hold_are_malformed() -> None:
+    for bad in (object(), {1, 2}, b"bytes", bytearray(b"x"), decimal.Decimal("1.5"), 1j, print, range(3)):
+        with pytest.raises(mcp_outputs.MalformedError, match="not a JSON value"):
+            check({"v": bad})
+    with pytest.raises(mcp_outputs.MalformedError, match="surrogate"):
+        check({"v": "\ud800"})
+    with pytest.raises(mcp_outputs.MalformedError, match="surrogate"):
+        check({"\udfff": 1})
+
+
+def test_json_compatible_subclasses_and_tuples_are_accepted() -> None:
+    class Color(enum.IntEnum):
+        RED = 1
+
+    class Name(str):
+        pass
+
+    value = collections.OrderedDict(a=(1, 2.5, None, True), b=Color.RED, c=Name("x"))
+    check(value)
+    route = HOST.route(REQ, result_with(value))
+    assert route["programmatic"][0]["structuredContent"] is value
+
+
+def test_deep_nesting_is_limit_exceeded_at_any_depth() -> None:
+    # The result is level 1, outputs 2, the output 3, structuredContent 4: 125 levels fit in 128.
+    check(nested(125))
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        check(nested(126))
+    for depth in (1_000, 100_000):
+        deep: Any = []
+        for _ in range(depth):
+            deep = [deep]
+        with pytest.raises(mcp_outputs.LimitExceededError):
+            check(deep)
+        with pytest.raises(mcp_outputs.LimitExceededError):
+            mcp_outputs.run("check", {"tool": TOOL, "result": result_with(deep)})
+
+
+def test_over_deep_declaration_keeps_the_servers_jsonrpc_code() -> None:
+    tool = dict(TOOL, inputSchema=nested(500))
+    with pytest.raises(mcp_outputs.LimitExceededError) as info:
+        ServerTool.declare(tool)
+    assert info.value.jsonrpc_code == -32603
+
+
+def test_deep_text_is_limit_exceeded() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        HOST.check(REQ, deep)
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        HOST.route(REQ, deep.encode())
+
+
+def test_bad_text_is_malformed() -> None:
+    for bad in ("{", "", "nul", b"\xff\xfe", b'{"a": 1} x'):
+        with pytest.raises(mcp_outputs.MalformedError):
+            HOST.check(REQ, bad)
+    with pytest.raises(mcp_outputs.MalformedError):
+        SERVER.respond_text(CONN, None, b"\xff")
+    with pytest.raises(TypeError):
+        SERVER.respond_text(CONN, None, {"outputs": []})  # type: ignore[arg-type]
+
+
+def test_size_limits_hold_while_converting() -> None:
+    small = Connection(config=Config(limits={"maxArrayLen": 10, "maxObjectLen": 10, "maxBytes": 2000}))
+    host = ReceivedTool.accept(TOOL, small)
+    host.check(REQ, result_with({"xs": list(range(10))}))
+    with pytest.raises(mcp_outputs.LimitExceededError, match="array"):
+        host.check(REQ, result_with({"xs": list(range(11))}))
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        host.check(REQ, result_with({"xs": [0] * 10_000_000}))
+    with pytest.raises(mcp_outputs.LimitExceededError, match="object"):
+        host.check(REQ, result_with({str(i): i for i in range(11)}))
+    with pytest.raises(mcp_outputs.LimitExceededError, match="bytes"):
+        host.check(REQ, result_with({"s": "x" * 5000}))
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        host.check(REQ, '{"s": "' + "x" * 5000 + '"}')
+
+
+def test_default_size_cap_on_a_huge_value() -> None:
+    huge = {"s": "x" * (17 * 1024 * 1024)}
+    with pytest.raises(mcp_outputs.LimitExceededError, match="bytes"):
+        check(huge)
+
+
+HOSTILE: List[Any] = [None, 1, "x", b"{", [], {}, [None], {"outputs": None}, {"outputs": [1]}, {"a": math.nan}, {1: 2}]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=repr)
+def test_every_entry_point_raises_only_typed_errors(value: Any) -> None:
+    calls: List[Callable[[], Any]] = [
+        lambda: ServerTool.declare(value),
+        lambda: ServerTool.declare(TOOL, value),
+        lambda: SERVER.select(CONN, value),
+        lambda: SERVER.respond(CONN, value, {"outputs": []}),
+        lambda: SERVER.respond(CONN, None, value),
+        lambda: ReceivedTool.accept(value, CONN),
+        lambda: HOST.plan(value),
+        lambda: HOST.plan(consumers=value),
+        lambda: HOST.check(value, result_with({})),
+        lambda: HOST.check(REQ, value),
+        lambda: HOST.route(REQ, value),
+        lambda: mcp_outputs.run("route", value),
+        lambda: mcp_outputs.run("scenario", {"tool": TOOL, "mode": "code", "produced": value}),
+        lambda: mcp_outputs.migrate_tool(value),
+        lambda: mcp_outputs.check_requested_outputs(value),
+        lambda: Connection(value),
+        lambda: Connection(None, value),
+        lambda: Config(limits=value),
+        lambda: Config(extensions=value),
+    ]
+    for call in calls:
+        try:
+            call()
+        except McpOutputsError:
+            pass
+
+
+def test_concurrent_use_of_one_compiled_tool() -> None:
+    errors: List[BaseException] = []
+
+    def work() -> None:
+        try:
+            for i in range(300):
+                SERVER.respond(CONN, REQ, {"outputs": [{"audience": "programmatic", "format": "structured", "structuredContent": {"i": i}}]})
+                HOST.route(REQ, result_with({"i": i}))
+        except BaseException as e:  # noqa: BLE001 - collected and re-raised below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def _progress_during(call: Callable[[], Any]) -> int:
+    """How often another Python thread ran while `call` ran on this one. With a long switch
+    interval, the other thread can only run while `call` has released the GIL."""
+    counter = [0]
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            counter[0] += 1
+            time.sleep(0.0002)  # sleeping releases the GIL at once
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(5.0)
+    thread = threading.Thread(target=spin)
+    thread.start()
+    try:
+        time.sleep(0.05)
+        before = counter[0]
+        call()
+        after = counter[0]
+    finally:
+        stop.set()
+        thread.join()
+        sys.setswitchinterval(old)
+    return after - before
+
+
+def test_the_gil_is_released_while_validating_large_payloads() -> None:
+    schema = {"type": "object", "properties": {"rows": {"type": "array", "items": {
+        "type": "object", "properties": {"name": {"type": "string", "pattern": "^[a-z]+[0-9]*$"}, "n": {"type": "integer"}},
+        "required": ["name", "n"]}}}}
+    tool = dict(TOOL, outputVariants=[TOOL["outputVariants"][0], {"audience": "programmatic", "format": "structured", "schema": schema}])
+    host = ReceivedTool.accept(tool, CONN)
+    big = result_with({"rows": [{"name": f"row{i}", "n": i} for i in range(90_000)]})
+    start = time.perf_counter()
+    host.check(REQ, big)
+    assert time.perf_counter() - start < 5.0
+    released = _progress_during(lambda: host.check(REQ, big))
+    assert released >= 3, "no other thread ran while a large payload was validated"
+    # Control: a call that holds the GIL throughout (pure conversion, rejected before any
+    # validation) lets no other thread run, so the measure above is meaningful.
+    held = _progress_during(lambda: pytest.raises(mcp_outputs.MalformedError, host.check, REQ, result_with({"rows": big["outputs"], "bad": math.nan})))
+    assert held <= 1

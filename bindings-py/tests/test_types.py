@@ -1,0 +1,74 @@
+"""Typing: the Literal types equal the native module's lists (built from the core's own
+constants, e.g. ErrorCode::ALL), the stubs match the module (mypy.stubtest), and typed code using
+the package passes mypy --strict."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import mcp_outputs
+from mcp_outputs import types
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_error_code_literal_equals_the_rust_list() -> None:
+    assert get_args(types.ErrorCode) == mcp_outputs.ERROR_CODES
+    assert len(mcp_outputs.ERROR_CODES) == len(set(mcp_outputs.ERROR_CODES)) == 23
+
+
+def test_other_literals_equal_the_rust_lists() -> None:
+    assert get_args(types.ProtocolVersion) == mcp_outputs.PROTOCOL_VERSIONS
+    assert get_args(types.Mode) == mcp_outputs.MODES
+    assert mcp_outputs.LATEST_PROTOCOL_VERSION == mcp_outputs.PROTOCOL_VERSIONS[-1]
+
+
+def test_package_version_is_the_cargo_version() -> None:
+    cargo = (ROOT.parent / "Cargo.toml").read_text(encoding="utf-8")
+    version = next(line.split('"')[1] for line in cargo.splitlines() if line.startswith("version = "))
+    assert mcp_outputs.__version__ == version
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_stubs_match_the_runtime() -> None:
+    proc = run("-m", "mypy.stubtest", "mcp_outputs", "--allowlist", "tests/stubtest-allowlist.txt")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_typed_code_passes_mypy_strict() -> None:
+    proc = run("-m", "mypy", "--strict", "--no-incremental", "examples", "python/mcp_outputs", "tests", "bench")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_rejects_a_wrong_error_code() -> None:
+    """The stubs are precise enough to catch a typo (the check above cannot pass vacuously)."""
+    proc = run(
+        "-m", "mypy", "--strict", "--no-incremental", "-c",
+        "import mcp_outputs\n"
+        "def f(e: mcp_outputs.McpOutputsError) -> bool:\n"
+        "    return e.code == 'schema-violaton'\n"
+        "from mcp_outputs.types import ErrorCode\n"
+        "x: ErrorCode = 'schema-violaton'\n",
+    )
+    assert proc.returncode == 1 and "schema-violaton" in proc.stdout, proc.stdout
+
+
+def test_readme_example_runs() -> None:
+    proc = run("examples/server_and_client.py")
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
+def test_readme_python_block_runs() -> None:
+    """The README's Python example runs as written (it cannot drift from the API)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "README.md", "exec"), {})
