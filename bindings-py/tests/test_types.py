@@ -72,3 +72,13 @@ def test_readme_python_block_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) == 1
     exec(compile(blocks[0], "README.md", "exec"), {})
+
+
+def test_repository_readme_python_block_runs() -> None:
+    """The repository README's Python example runs as written too."""
+    import re
+
+    text = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "README.md", "exec"), {})
