@@ -4,9 +4,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench bench-rs bench-py rust-tools test-rust test-py lint walkthrough
+.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py lint walkthrough
 
-test: rust-tools lint test-rust test-py
+test: rust-tools lint test-rust test-js test-py
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -22,6 +22,11 @@ lint:
 test-rust:
 	$(CARGO) test --workspace --locked
 
+# The npm package: wasm build (wasm-bindgen CLI pinned, in .tools/), JS corpus, API and
+# robustness tests, the type test, the packaging test in Node and headless Chromium.
+test-js:
+	$(MAKE) -C bindings-js test
+
 # The pip package: venv, maturin build, pytest (corpus, API, robustness, typing), wheel test.
 test-py:
 	$(MAKE) -C bindings-py test
@@ -31,10 +36,13 @@ demo: walkthrough
 walkthrough:
 	$(CARGO) run --locked -q -p mcp-outputs --example walkthrough
 
-bench: bench-rs bench-py
+bench: bench-rs bench-js bench-py
 
 bench-rs:
 	$(CARGO) bench --locked -q -p mcp-outputs --bench p_rs_1
+
+bench-js:
+	$(MAKE) -C bindings-js bench
 
 bench-py:
 	$(MAKE) -C bindings-py bench

@@ -1,1 +1,221 @@
-//! WebAssembly binding of `mcp-outputs` (work in progress: see bindings-js/README).
+//! WebAssembly binding of `mcp-outputs`, the engine of the npm package `mcp-outputs`
+//! (`bindings-js/npm/`).
+//!
+//! This crate only adapts types and errors: every argument crosses the boundary as JSON text,
+//! is parsed by the core under its [`Limits`](mcp_outputs::Limits) (size and depth are checked
+//! before parsing), and every answer goes back as JSON text that the JavaScript layer turns
+//! into plain objects with `JSON.parse`. Errors are thrown as an object carrying the core's
+//! [`Error::to_json`] in its `mcpOutputs` property; the JavaScript layer rethrows them as
+//! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
+
+use mcp_outputs::json as facade;
+use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerTool};
+use serde_json::Value;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+/// What the wasm side throws for a core error: a plain object whose `mcpOutputs` property
+/// holds `{code, message, path, jsonrpc?}` as JSON text. The JavaScript layer catches it at
+/// once and throws `McpOutputsError` (a real `Error`) instead, so no caller ever sees it; a
+/// plain object rather than a `js_sys::Error` because capturing a second stack trace per
+/// error costs several microseconds.
+fn js_error(error: &Error) -> JsValue {
+    let payload = js_sys::Object::new();
+    // Setting a property on a fresh plain object cannot fail; a failure would only lose the
+    // payload, and the JavaScript layer then rethrows the bare value unchanged.
+    let _ = js_sys::Reflect::set(
+        &payload,
+        &JsValue::from_str("mcpOutputs"),
+        &JsValue::from_str(&error.to_json().to_string()),
+    );
+    payload.into()
+}
+
+type JsResult<T> = Result<T, JsValue>;
+
+fn lift<T>(result: mcp_outputs::Result<T>) -> JsResult<T> {
+    result.map_err(|e| js_error(&e))
+}
+
+/// Parses an optional JSON text argument under `config`'s limits.
+fn parse_opt(config: &Config, text: Option<String>, what: &str) -> mcp_outputs::Result<Option<Value>> {
+    text.map(|t| config.limits.parse_text(&t, what)).transpose()
+}
+
+/// Library options (`{extensions?, limits?}`) as JSON text, parsed under the default limits.
+fn config_from(options: Option<String>) -> mcp_outputs::Result<Arc<Config>> {
+    let options = parse_opt(&Config::new(), options, "options")?;
+    facade::config(options.as_ref())
+}
+
+/// Every error code, in the core's order, as a JSON array of strings.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> String {
+    Value::Array(ErrorCode::ALL.iter().map(|c| Value::from(c.as_str())).collect()).to_string()
+}
+
+/// The version of the core.
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// One connection: the negotiated protocol version and extensions, with the library options.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawConnection {
+    inner: Connection,
+}
+
+#[wasm_bindgen]
+impl RawConnection {
+    /// `connection`: `{protocolVersion?, negotiated?}`; `options`: `{extensions?, limits?}`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(connection: Option<String>, options: Option<String>) -> JsResult<RawConnection> {
+        lift((|| {
+            let config = config_from(options)?;
+            let value = parse_opt(&config, connection, "connection")?;
+            let inner = facade::connection(&config, value.as_ref())?;
+            Ok(RawConnection { inner })
+        })())
+    }
+
+    /// The protocol version string.
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> String {
+        self.inner.version().as_str().to_owned()
+    }
+
+    /// The negotiated extension ids, as a JSON array.
+    #[wasm_bindgen(getter)]
+    pub fn negotiated(&self) -> String {
+        Value::from(self.inner.negotiated().to_vec()).to_string()
+    }
+}
+
+/// A tool declared by a server, compiled once.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawServerTool {
+    inner: ServerTool,
+}
+
+#[wasm_bindgen]
+impl RawServerTool {
+    /// Declares `tool` (JSON text), with optional legacy options and library options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(tool: String, legacy: Option<String>, options: Option<String>) -> JsResult<RawServerTool> {
+        lift((|| {
+            let config = config_from(options)?;
+            let tool = config.limits.parse_text(&tool, "tool")?;
+            let legacy = parse_opt(&config, legacy, "legacy")?;
+            Ok(RawServerTool { inner: ServerTool::declare(&tool, legacy.as_ref(), &config)? })
+        })())
+    }
+
+    /// The tool's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name().to_owned()
+    }
+
+    /// The warning codes, as a JSON array.
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> String {
+        facade::warnings(self.inner.warnings()).to_string()
+    }
+
+    /// The Tool object for tools/list on this connection, as JSON text.
+    pub fn advertise(&self, conn: &RawConnection) -> String {
+        self.inner.advertise(&conn.inner).to_string()
+    }
+
+    /// The selection for a request's `requestedOutputs` (JSON text, or none when omitted).
+    pub fn select(&self, conn: &RawConnection, requested: Option<String>) -> JsResult<String> {
+        lift(self.inner.select_text(&conn.inner, requested.as_deref()))
+    }
+
+    /// The CallToolResult for the wire, as JSON text.
+    pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
+        lift(self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
+    }
+}
+
+/// A tool as a host received it in tools/list, accepted for one connection.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawReceivedTool {
+    inner: ReceivedTool,
+}
+
+#[wasm_bindgen]
+impl RawReceivedTool {
+    /// Accepts `tool` (JSON text) for `conn`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(tool: String, conn: &RawConnection) -> JsResult<RawReceivedTool> {
+        lift((|| {
+            let tool = conn.inner.limits().parse_text(&tool, "tool")?;
+            Ok(RawReceivedTool { inner: ReceivedTool::accept(&tool, &conn.inner)? })
+        })())
+    }
+
+    /// The warning codes, as a JSON array.
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> String {
+        facade::warnings(self.inner.warnings()).to_string()
+    }
+
+    /// Plans a call from `{mode | consumers, requireSchema?, schemas?}` (JSON text).
+    pub fn plan(&self, request: String) -> JsResult<String> {
+        lift((|| {
+            let request = self.inner.connection().limits().parse_text(&request, "plan request")?;
+            Ok(self.inner.plan_json(&request)?.to_string())
+        })())
+    }
+
+    /// Checks a result (JSON text) against the request.
+    pub fn check(&self, requested: Option<String>, result: String) -> JsResult<()> {
+        lift(self.inner.check_text(requested.as_deref(), &result))
+    }
+
+    /// Checks and routes a result (JSON text); the route as JSON text, with each routed
+    /// output of `result.outputs` given as its index there (`Route::to_json_indexed`): the
+    /// JavaScript layer puts the caller's own output objects in their place, so outputs never
+    /// travel back across the boundary.
+    pub fn route(&self, requested: Option<String>, result: String) -> JsResult<String> {
+        lift(self.inner.route_text_indexed(requested.as_deref(), &result))
+    }
+}
+
+/// Converts a 2026-07-28 Tool (JSON text) into a 2026-12-01 declaration (JSON text).
+#[wasm_bindgen(js_name = migrateTool)]
+pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Option<String>) -> JsResult<String> {
+    lift((|| {
+        let config = config_from(library)?;
+        let tool = config.limits.parse_text(&legacy_tool, "legacyTool")?;
+        let options = parse_opt(&config, options, "options")?;
+        let options = mcp_outputs::migration::MigrateOptions::from_json(options.as_ref())?;
+        Ok(mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_string())
+    })())
+}
+
+/// Runs one operation of the conformance contract (`ops::run`) on its input (JSON text).
+#[wasm_bindgen(js_name = runOperation)]
+pub fn run_operation(op: String, input: String) -> JsResult<String> {
+    lift((|| {
+        let input = mcp_outputs::Limits::default().parse_text(&input, "input")?;
+        Ok(mcp_outputs::ops::run(&op, &input)?.to_string())
+    })())
+}
+
+/// The operations of the conformance contract with the input fields each accepts, and the
+/// fields every operation accepts: `{"operations": {op: [field, …]}, "commonFields": […]}`
+/// (the corpus runner's linter uses the core's own table).
+#[wasm_bindgen(js_name = contractOperations)]
+pub fn contract_operations() -> String {
+    let operations: serde_json::Map<String, Value> = mcp_outputs::ops::OPERATIONS
+        .iter()
+        .map(|(op, fields)| ((*op).to_owned(), Value::from(fields.to_vec())))
+        .collect();
+    serde_json::json!({"operations": operations, "commonFields": mcp_outputs::ops::COMMON_FIELDS}).to_string()
+}

@@ -15,6 +15,7 @@ use crate::declaration::Warning;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::planning::{Mode, PlanOptions};
+use crate::routing::{Dropped, Route, View};
 use crate::server::{Produced, ServerTool};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -161,6 +162,54 @@ impl ReceivedTool {
     }
 }
 
+impl Route<'_> {
+    /// [`Route::to_json`] with every routed output that is an element of `result.outputs`
+    /// written as its index there (a number) instead of a copy. A binding whose caller already
+    /// holds the result, or can parse the bytes itself, swaps the indices back for the
+    /// caller's own output objects and so never sends the outputs back across the boundary.
+    /// Outputs the route synthesizes (the legacy `content` in `model`) stay literal.
+    pub fn to_json_indexed(&self, result: &Value) -> Value {
+        let outputs: &[Value] = result.get("outputs").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let item = |v: &Value| match outputs.iter().position(|o| std::ptr::eq(o, v)) {
+            Some(index) => Value::from(index),
+            None => v.clone(),
+        };
+        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| item(v)).collect());
+        let mut extensions = Map::new();
+        for (id, items) in &self.extensions {
+            extensions.insert((*id).to_owned(), list(items));
+        }
+        let mut diagnostics: Vec<Value> = Vec::new();
+        for d in &self.diagnostics {
+            let code = Value::from(d.code());
+            if !diagnostics.contains(&code) {
+                diagnostics.push(code);
+            }
+        }
+        serde_json::json!({
+            "model": self.model.iter().map(|v| item(v.as_ref())).collect::<Vec<_>>(),
+            "user": list(&self.user),
+            "programmatic": list(&self.programmatic),
+            "extensions": extensions,
+            "view": self.view.as_ref().map_or(Value::Null, View::to_json),
+            "dropped": self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>(),
+            "diagnostics": diagnostics,
+        })
+    }
+}
+
+impl ReceivedTool {
+    /// [`ReceivedTool::route`] over JSON text, answering [`Route::to_json_indexed`] as JSON
+    /// text: the bytes are parsed and checked here, and the caller maps the indices onto its
+    /// own parse of the same bytes.
+    pub fn route_text_indexed(&self, requested: Option<&str>, result: &str) -> Result<String> {
+        let limits = self.connection().limits();
+        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+        let result = limits.parse_text(result, "result")?;
+        Ok(self.route(requested.as_ref(), &result)?.to_json_indexed(&result).to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +261,12 @@ mod tests {
             let err = server.select_text(&conn, Some(unparsable)).expect_err("unparsable request");
             assert_eq!(err.jsonrpc_code(), Some(crate::error::jsonrpc::INVALID_PARAMS));
         }
+        let indexed: Value =
+            serde_json::from_str(&host.route_text_indexed(Some(&requested), &result).expect("routed")).expect("json");
+        assert_eq!(indexed["programmatic"], serde_json::json!([0]), "the output as its index in result.outputs");
+        let mut swapped = indexed.clone();
+        swapped["programmatic"][0] = serde_json::from_str::<Value>(&result).expect("json")["outputs"][0].clone();
+        assert_eq!(swapped, routed, "swapping the index back gives route_text's answer");
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert_eq!(host.check_text(None, &deep).expect_err("too deep").code(), ErrorCode::LimitExceeded);
     }

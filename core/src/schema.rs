@@ -6,6 +6,8 @@ use crate::error::{Error, ErrorCode, Result};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, ReferencingError, Retrieve, Uri, ValidationOptions, Validator};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,8 +29,49 @@ const REGEX_BACKTRACK_LIMIT: usize = 10_000;
 /// A schema compiled once, with the facts the projections need.
 pub struct CompiledSchema {
     source: Value,
-    validator: Validator,
+    validator: Arc<Validator>,
     object_rooted: bool,
+}
+
+/// How many compiled validators each thread keeps (see [`cached_validator`]).
+const VALIDATOR_CACHE_CAPACITY: usize = 512;
+
+/// Schemas whose text is longer are compiled every time rather than kept, so the cache holds
+/// at most `VALIDATOR_CACHE_CAPACITY` × 64 KiB of schema text (SEC-1).
+const VALIDATOR_CACHE_MAX_SCHEMA_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    /// Compiled validators by schema text, per thread. `jsonschema` checks every schema
+    /// against its draft's meta-schema while compiling it; natively that meta-validator is
+    /// built once per process, but on wasm targets jsonschema 0.61 rebuilds it for every
+    /// compile (`meta::validator_for_draft` under `cfg(target_family = "wasm")`), which costs
+    /// about 1.4 ms even for `{"type": "object"}` and has no public switch. The schemas a
+    /// process sees repeat (a host accepts the same tools/list on every connection, servers
+    /// reuse one result shape across tools), so each distinct schema text is compiled once.
+    /// A `Validator` is immutable and its compilation depends on nothing but the schema
+    /// (the options are constants of this module), so sharing one is exact. Bounded: when
+    /// full, the cache is emptied and refills.
+    static VALIDATORS: RefCell<HashMap<String, Arc<Validator>>> = RefCell::new(HashMap::new());
+}
+
+/// The validator for `schema` (whose text is `key`) from this thread's cache, or `build`'s
+/// answer, cached when it is a validator. Errors are never cached.
+fn cached_validator(key: String, build: impl FnOnce() -> Result<Validator>) -> Result<Arc<Validator>> {
+    if let Some(hit) = VALIDATORS.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(hit);
+    }
+    let validator = Arc::new(build()?);
+    if key.len() > VALIDATOR_CACHE_MAX_SCHEMA_BYTES {
+        return Ok(validator);
+    }
+    VALIDATORS.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() >= VALIDATOR_CACHE_CAPACITY {
+            cache.clear();
+        }
+        cache.insert(key, Arc::clone(&validator));
+    });
+    Ok(validator)
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -80,25 +123,7 @@ impl CompiledSchema {
                 return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
             }
         };
-        let attempted = Arc::new(AtomicBool::new(false));
-        // The linear engine first; a schema it refuses (a pattern with a backreference or a
-        // lookaround, or a schema that is invalid anyway) is compiled again with the
-        // backtracking engine, whose answer is final.
-        let built = options(draft, &attempted, Engine::Linear)
-            .build(schema)
-            .or_else(|_| options(draft, &attempted, Engine::Backtracking).build(schema));
-        let validator = built.map_err(|e| {
-            // A resource outside the schema that could not be retrieved is an external
-            // reference even when the retriever was never asked (an external `$dynamicRef`
-            // is resolved after the registry is built, without calling it).
-            let unretrievable =
-                matches!(e.kind(), ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. }));
-            if attempted.load(Ordering::Relaxed) || unretrievable {
-                Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {e}"))
-            } else {
-                Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
-            }
-        })?;
+        let validator = cached_validator(schema.to_string(), || build_validator(schema, draft, path))?;
         Ok(CompiledSchema { object_rooted: is_object_rooted(schema), source: schema.clone(), validator })
     }
 
@@ -134,6 +159,28 @@ impl CompiledSchema {
             format!("{what} does not match its schema: {detail}"),
         ))
     }
+}
+
+/// Compiles `schema` under `draft`: the linear regex engine first; a schema it refuses (a
+/// pattern with a backreference or a lookaround, or a schema that is invalid anyway) is
+/// compiled again with the backtracking engine, whose answer is final.
+fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Validator> {
+    let attempted = Arc::new(AtomicBool::new(false));
+    let built = options(draft, &attempted, Engine::Linear)
+        .build(schema)
+        .or_else(|_| options(draft, &attempted, Engine::Backtracking).build(schema));
+    built.map_err(|e| {
+        // A resource outside the schema that could not be retrieved is an external
+        // reference even when the retriever was never asked (an external `$dynamicRef`
+        // is resolved after the registry is built, without calling it).
+        let unretrievable =
+            matches!(e.kind(), ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. }));
+        if attempted.load(Ordering::Relaxed) || unretrievable {
+            Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {e}"))
+        } else {
+            Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
+        }
+    })
 }
 
 fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
@@ -225,6 +272,35 @@ mod tests {
         assert_eq!(code(json!({"$schema": "https://example.com/my-dialect"})), Some(ErrorCode::InvalidSchema));
         assert_eq!(code(json!({"type": 12})), Some(ErrorCode::InvalidSchema));
         assert_eq!(code(json!([])), Some(ErrorCode::InvalidSchema));
+    }
+
+    #[test]
+    fn validators_are_compiled_once_per_schema_text() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "pattern": "^x"}}});
+        let a = CompiledSchema::compile(&schema, "/a").expect("valid");
+        let b = CompiledSchema::compile(&schema.clone(), "/b").expect("valid");
+        assert!(Arc::ptr_eq(&a.validator, &b.validator), "the same schema text shares one validator");
+        let other = CompiledSchema::compile(&json!({"type": "object", "required": ["n"]}), "").expect("valid");
+        assert!(!Arc::ptr_eq(&a.validator, &other.validator));
+        assert!(b.is_valid(&json!({"n": 1})) && !b.is_valid(&json!({"n": "1"})));
+        assert!(other.is_valid(&json!({"n": 1})) && !other.is_valid(&json!({})));
+        // Errors are not cached: each compile reports its own path.
+        let first = CompiledSchema::compile(&json!({"type": 12}), "/first").expect_err("invalid");
+        let second = CompiledSchema::compile(&json!({"type": 12}), "/second").expect_err("invalid");
+        assert_eq!((first.path(), second.path()), ("/first", "/second"));
+        // Bounded: past the capacity the cache refills, and answers stay right.
+        for i in 0..(VALIDATOR_CACHE_CAPACITY + 10) {
+            let c = CompiledSchema::compile(&json!({"maximum": i}), "").expect("valid");
+            assert!(c.is_valid(&json!(i)) && !c.is_valid(&json!(i + 1)));
+        }
+        assert!(VALIDATORS.with(|c| c.borrow().len()) <= VALIDATOR_CACHE_CAPACITY);
+        let big = json!({"enum": [("x".repeat(VALIDATOR_CACHE_MAX_SCHEMA_BYTES))]});
+        let (x, y) =
+            (CompiledSchema::compile(&big, "").expect("valid"), CompiledSchema::compile(&big, "").expect("valid"));
+        assert!(!Arc::ptr_eq(&x.validator, &y.validator), "a schema over the byte bound is not kept");
+        assert!(x.is_valid(&json!("x".repeat(VALIDATOR_CACHE_MAX_SCHEMA_BYTES))) && !y.is_valid(&json!("x")));
+        let again = CompiledSchema::compile(&schema, "").expect("valid");
+        assert!(again.is_valid(&json!({"n": 2})) && !again.is_valid(&json!({"n": []})));
     }
 
     #[test]

@@ -1,0 +1,340 @@
+// The public API of the npm package in Node: values and JSON-text paths, errors, plain
+// values out, handles, and robustness (SEC-1): after every kind of thrown error the same
+// module instance keeps answering correctly.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as mcp from "../npm/node.js";
+
+const dts = readFileSync(new URL("../npm/index.d.ts", import.meta.url), "utf8");
+
+const TOOL = {
+  name: "search_customers",
+  inputSchema: { type: "object" },
+  outputVariants: [
+    { audience: "assistant", format: "content" },
+    {
+      audience: "programmatic",
+      format: "structured",
+      schema: {
+        type: "object",
+        properties: { items: { type: "array", items: { type: "string", pattern: "^c[0-9]+$" } } },
+        required: ["items"],
+      },
+    },
+    { audience: "io.modelcontextprotocol/ui", format: "structured", schema: { type: "object" } },
+  ],
+};
+const APPS = "io.modelcontextprotocol/ui";
+const PRODUCED = {
+  outputs: [
+    { audience: "assistant", format: "content", content: [{ type: "text", text: "2 customers" }] },
+    { audience: "programmatic", format: "structured", structuredContent: { items: ["c1", "c2"] } },
+    { audience: APPS, format: "structured", structuredContent: { rows: 2 } },
+  ],
+  _meta: { [APPS]: { theme: "dark" }, "com.example/trace": "t-1" },
+};
+
+function setup() {
+  const conn = new mcp.Connection({ protocolVersion: "2026-12-01", negotiated: [APPS] });
+  const server = mcp.declareTool(TOOL);
+  const host = mcp.acceptTool(server.advertise(conn), conn);
+  return { conn, server, host };
+}
+
+/** Every value reachable is a plain object, an array or a JSON primitive. */
+function assertPlain(value, path = "") {
+  if (value === null || ["string", "number", "boolean"].includes(typeof value)) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => assertPlain(v, `${path}/${i}`));
+    return;
+  }
+  assert.equal(typeof value, "object", `${path} is ${typeof value}`);
+  assert.equal(Object.getPrototypeOf(value), Object.prototype, `${path} is not a plain object`);
+  for (const [k, v] of Object.entries(value)) assertPlain(v, `${path}/${k}`);
+}
+
+function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a throw");
+}
+
+test("error codes: runtime list (from ErrorCode::ALL) equals the .d.ts union, in order", () => {
+  const union = dts.match(/export type ErrorCode =([^;]*);/)[1];
+  const declared = [...union.matchAll(/"([a-z-]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(declared, [...mcp.errorCodes]);
+  assert.ok(mcp.errorCodes.length >= 20);
+  assert.ok(Object.isFrozen(mcp.errorCodes));
+});
+
+test("host: plan → check → route over JS values", () => {
+  const { conn, server, host } = setup();
+  const plan = host.plan({ mode: "apps" });
+  assert.deepEqual(plan, {
+    requestedOutputs: [
+      { audience: "assistant", format: "content" },
+      { audience: APPS, format: "structured" },
+    ],
+  });
+  const result = server.respond(conn, plan.requestedOutputs, PRODUCED);
+  assert.equal(result.resultType, "complete");
+  assert.deepEqual(
+    result.outputs.map((o) => o.audience),
+    ["assistant", APPS],
+  );
+  host.check(plan.requestedOutputs, result);
+  const route = host.route(plan.requestedOutputs, result);
+  assert.equal(route.model.length, 1);
+  assert.deepEqual(route.view.structuredContent, { rows: 2 });
+  assert.deepEqual(route.view._meta, { [APPS]: { theme: "dark" } });
+  assert.deepEqual(route.dropped, [{ meta: "com.example/trace" }]);
+  for (const v of [plan, result, route, server.advertise(conn), server.select(conn, undefined)]) assertPlain(v);
+  // The route's lists hold the result's own output objects, not copies.
+  assert.equal(route.model[0], result.outputs[0]);
+  assert.equal(route.extensions[APPS][0], result.outputs[1]);
+});
+
+test("the JSON-text paths answer exactly what the value paths answer", () => {
+  const { conn, server, host } = setup();
+  for (const mode of ["conversational", "code", "apps", "app-only"]) {
+    const { requestedOutputs } = host.plan({ mode });
+    const reqText = requestedOutputs === undefined ? undefined : JSON.stringify(requestedOutputs);
+    assert.deepEqual(server.selectText(conn, reqText), server.select(conn, requestedOutputs));
+    const wire = server.respondText(conn, reqText, JSON.stringify(PRODUCED));
+    assert.equal(typeof wire, "string");
+    const result = server.respond(conn, requestedOutputs, PRODUCED);
+    assert.deepEqual(JSON.parse(wire), result);
+    host.checkText(reqText, wire);
+    assert.deepEqual(host.routeText(reqText, wire), host.route(requestedOutputs, result));
+    assertPlain(host.routeText(reqText, wire));
+  }
+  // `null` and `undefined` both mean the field was omitted on the text paths.
+  assert.deepEqual(server.selectText(conn, null), [{ audience: "assistant", format: "content" }]);
+  // Text the parser refuses is malformed; on a server it is the request's fault (-32602).
+  const e = thrown(() => server.selectText(conn, "[{"));
+  assert.equal(e.code, "malformed");
+  assert.equal(e.toJsonRpcError().code, -32602);
+  const c = thrown(() => host.checkText(undefined, "{not json"));
+  assert.equal(c.code, "malformed");
+  assert.equal(c.toJsonRpcError(), null);
+  assert.equal(thrown(() => host.checkText(undefined, { outputs: [] })).code, "malformed");
+});
+
+test("McpOutputsError: a real Error with code, path and toJsonRpcError", () => {
+  const { conn, server, host } = setup();
+  const client = thrown(() =>
+    host.check([{ audience: "programmatic", format: "structured" }], {
+      resultType: "complete",
+      outputs: [{ audience: "programmatic", format: "structured", structuredContent: { items: ["x"] } }],
+    }),
+  );
+  assert.ok(client instanceof mcp.McpOutputsError);
+  assert.ok(client instanceof Error);
+  assert.equal(client.name, "McpOutputsError");
+  assert.equal(client.code, "schema-violation");
+  assert.equal(client.path, "/outputs/0/structuredContent/items/0");
+  assert.equal(client.toJsonRpcError(), null);
+  assert.equal(client.jsonrpcCode, null);
+  assert.match(client.stack, /McpOutputsError/);
+
+  const selection = thrown(() => server.select(conn, [{ audience: "user", format: "content" }]));
+  assert.equal(selection.code, "undeclared-variant");
+  assert.equal(selection.path, "/requestedOutputs/0");
+  const rpc = selection.toJsonRpcError();
+  assert.equal(rpc.code, -32602);
+  assert.equal(rpc.data.mcpOutputsCode, "undeclared-variant");
+  assert.deepEqual(JSON.parse(JSON.stringify(selection)).jsonrpc, rpc);
+
+  const fault = thrown(() =>
+    server.respond(conn, [{ audience: "programmatic", format: "structured" }], { outputs: [] }),
+  );
+  assert.equal(fault.code, "missing-output");
+  assert.equal(fault.toJsonRpcError().code, -32603);
+
+  const version = thrown(() =>
+    mcp.runOperation("select", { protocolVersion: "2031-01-01", tool: TOOL, requestedOutputs: [] }),
+  );
+  assert.equal(version.code, "unsupported-protocol-version");
+  assert.equal(version.toJsonRpcError().code, -32022);
+  assert.equal(version.toJsonRpcError().data.requested, "2031-01-01");
+  assert.ok(Array.isArray(version.toJsonRpcError().data.supported));
+
+  assert.equal(thrown(() => new mcp.Connection({ protocolVersion: "latest" })).code, "invalid-protocol-version");
+  assert.equal(thrown(() => mcp.declareTool({ name: "t" })).code, "malformed");
+});
+
+test("values JSON cannot hold are malformed, never a raw TypeError", () => {
+  const { host } = setup();
+  const cyclic = { resultType: "complete", outputs: [] };
+  cyclic.self = cyclic;
+  for (const bad of [cyclic, { n: 10n }, undefined, () => 1, Symbol("s")]) {
+    const e = thrown(() => host.check(undefined, bad));
+    assert.ok(e instanceof mcp.McpOutputsError, String(e));
+    assert.equal(e.code, "malformed");
+  }
+  assert.equal(thrown(() => host.routeText(undefined, 42)).code, "malformed");
+  assert.equal(thrown(() => mcp.runOperation(7, {})).code, "malformed");
+  assert.equal(thrown(() => mcp.runOperation("nope", {})).code, "malformed");
+});
+
+test("declare warnings, advertise per connection, migrate, runOperation", () => {
+  const tool = mcp.declareTool({
+    name: "t",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      { audience: "programmatic", format: "structured" },
+    ],
+  });
+  assert.deepEqual(tool.warnings, ["missing-schema"]);
+  assert.equal(tool.name, "t");
+  const server = mcp.declareTool(TOOL);
+  const plain = new mcp.Connection();
+  assert.equal(plain.protocolVersion, "2026-12-01");
+  assert.deepEqual(plain.negotiated, []);
+  assert.equal(server.advertise(plain).outputVariants.length, 2);
+  const legacy = new mcp.Connection({ protocolVersion: "2025-06-18", negotiated: [APPS] });
+  assert.equal(legacy.protocolVersion, "2025-06-18");
+  assert.equal(server.advertise(legacy).outputVariants, undefined);
+  const migrated = mcp.migrateTool(
+    { name: "old", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
+    { programmaticFromOutputSchema: true },
+  );
+  assert.deepEqual(
+    migrated.outputVariants.map((v) => `${v.audience}/${v.format}`),
+    ["assistant/content", "programmatic/structured"],
+  );
+  assert.deepEqual(mcp.runOperation("declare", { tool: TOOL }), {});
+  const { operations } = mcp.contractOperations();
+  assert.ok(operations.scenario.includes("produced"));
+});
+
+test("extensions and limits options reach the core", () => {
+  const ext = { id: "com.example/audit", formats: ["structured"], modelContext: false, metaKey: null, legacyProjection: false };
+  const decl = {
+    name: "a",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      { audience: "com.example/audit", format: "structured", schema: { type: "object" } },
+    ],
+  };
+  assert.equal(thrown(() => mcp.declareTool(decl)).code, "invalid-audience");
+  const server = mcp.declareTool(decl, { extensions: [ext] });
+  const conn = new mcp.Connection({ negotiated: ["com.example/audit"] }, { extensions: [ext] });
+  assert.equal(server.advertise(conn).outputVariants.length, 2);
+  const tight = new mcp.Connection({}, { limits: { maxDepth: 3 } });
+  const host = mcp.acceptTool({ name: "x", inputSchema: { type: "object" }, outputVariants: [{ audience: "assistant", format: "content" }] }, tight);
+  assert.equal(thrown(() => host.check(undefined, { outputs: [[[[1]]]] })).code, "limit-exceeded");
+  assert.equal(thrown(() => new mcp.Connection({}, { limits: { maxDepth: -1 } })).code, "malformed");
+});
+
+test("handles: free() releases, a freed handle throws an Error", () => {
+  const { conn, server, host } = setup();
+  host.free();
+  server.free();
+  const e = thrown(() => host.plan({ mode: "code" }));
+  assert.ok(e instanceof Error);
+  conn.free();
+  // The module keeps working with fresh handles.
+  const again = setup();
+  assert.ok(again.host.plan({ mode: "code" }).requestedOutputs);
+});
+
+test("robustness (SEC-1): after every kind of thrown error the same module keeps answering", () => {
+  const { conn, server, host } = setup();
+  const requested = [{ audience: "programmatic", format: "structured" }];
+  const good = server.respond(conn, requested, PRODUCED);
+  const goodText = JSON.stringify(good);
+  const baseline = host.route(requested, good);
+  const hostile = mcp.declareTool({
+    name: "hostile",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      // A catastrophic pattern (nested quantifier) and one that needs backtracking (a backreference).
+      {
+        audience: "programmatic",
+        format: "structured",
+        schema: {
+          type: "object",
+          properties: { a: { type: "string", pattern: "^(a+)+$" }, b: { type: "string", pattern: "^(x+)\\1+y$" } },
+        },
+      },
+    ],
+  });
+  const hostileHost = mcp.acceptTool(hostile.advertise(conn), conn);
+  const deepValue = (n) => {
+    let v = [];
+    for (let i = 0; i < n; i++) v = [v];
+    return v;
+  };
+  const cases = {
+    "limit-exceeded (deep JS value)": () => host.check(requested, { resultType: "complete", outputs: deepValue(500) }),
+    "limit-exceeded (very deep JS value)": () => host.route(requested, deepValue(200000)),
+    "limit-exceeded (deep text)": () => host.checkText(undefined, "[".repeat(1_000_000)),
+    "limit-exceeded (bytes)": () => mcp.acceptTool(TOOL, new mcp.Connection({}, { limits: { maxBytes: 10 } })),
+    "malformed (text)": () => host.routeText(undefined, '{"outputs": [1, 2,'),
+    "malformed (shape)": () => host.route(requested, { resultType: "complete", outputs: "x" }),
+    "malformed (lone surrogate)": () => host.checkText(undefined, '"\\ud800"'),
+    "schema-violation": () =>
+      host.check(requested, {
+        resultType: "complete",
+        outputs: [{ audience: "programmatic", format: "structured", structuredContent: { items: [1] } }],
+      }),
+    "hostile pattern (nested quantifier)": () =>
+      hostileHost.check(requested, {
+        resultType: "complete",
+        outputs: [{ audience: "programmatic", format: "structured", structuredContent: { a: "a".repeat(50_000) + "!" } }],
+      }),
+    "hostile pattern (backtracking engine)": () =>
+      hostileHost.check(requested, {
+        resultType: "complete",
+        outputs: [{ audience: "programmatic", format: "structured", structuredContent: { b: "x".repeat(20_000) + "z" } }],
+      }),
+    "invalid-schema": () => mcp.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { audience: "programmatic", format: "structured", schema: { type: 12 } }] }),
+    "invalid pattern": () => mcp.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { audience: "programmatic", format: "structured", schema: { pattern: "(" } }] }),
+    "external-ref": () => mcp.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { audience: "programmatic", format: "structured", schema: { $ref: "https://example.com/s.json" } }] }),
+    "invalid-protocol-version": () => new mcp.Connection({ protocolVersion: "2026-13-45" }),
+    "selection error": () => server.select(conn, [{ audience: "user", format: "content" }, { audience: "user", format: "content" }]),
+    "respond fault": () => server.respondText(conn, JSON.stringify(requested), '{"outputs": []}'),
+  };
+  const expectedCode = {
+    "limit-exceeded (deep JS value)": "limit-exceeded",
+    "limit-exceeded (very deep JS value)": "limit-exceeded",
+    "limit-exceeded (deep text)": "limit-exceeded",
+    "limit-exceeded (bytes)": "limit-exceeded",
+    "malformed (text)": "malformed",
+    "malformed (shape)": "malformed",
+    "malformed (lone surrogate)": "malformed",
+    "schema-violation": "schema-violation",
+    "hostile pattern (nested quantifier)": "schema-violation",
+    "hostile pattern (backtracking engine)": "schema-violation",
+    "invalid-schema": "invalid-schema",
+    "invalid pattern": "invalid-schema",
+    "external-ref": "external-ref",
+    "invalid-protocol-version": "invalid-protocol-version",
+    "selection error": "duplicate-selector",
+    "respond fault": "missing-output",
+  };
+  assert.deepEqual(Object.keys(expectedCode).sort(), Object.keys(cases).sort());
+  for (const [kind, fn] of Object.entries(cases)) {
+    const e = thrown(fn);
+    assert.ok(e instanceof mcp.McpOutputsError, `${kind}: ${e}`);
+    assert.ok(mcp.errorCodes.includes(e.code), kind);
+    assert.equal(e.code, expectedCode[kind], kind);
+    // The same instance still answers, and answers the same.
+    assert.deepEqual(host.route(requested, good), baseline, `after ${kind}`);
+    assert.deepEqual(host.routeText(JSON.stringify(requested), goodText), baseline, `after ${kind} (text)`);
+    assert.deepEqual(server.respond(conn, requested, PRODUCED), good, `after ${kind} (server)`);
+  }
+  // The hostile tool itself still validates correctly.
+  hostileHost.check(requested, {
+    resultType: "complete",
+    outputs: [{ audience: "programmatic", format: "structured", structuredContent: { a: "aaa", b: "xxxxy" } }],
+  });
+});

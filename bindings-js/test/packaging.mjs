@@ -1,0 +1,137 @@
+// Packaging test: `npm pack` the package, install the tarball into a fresh temp project,
+// import it from Node ESM by its name and run a call; then load the browser entry of the
+// installed package in headless Chromium (Debian's, driven by playwright-core) over a
+// 127.0.0.1 server and run a call there.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join, extname, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const pkgDir = fileURLToPath(new URL("../npm/", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "mcp-outputs-pack-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+
+// A host and a server in a few lines: what the README shows.
+const CALL = `
+const conn = new m.Connection({ negotiated: ["io.modelcontextprotocol/ui"] });
+const server = m.declareTool({ name: "t", inputSchema: { type: "object" }, outputVariants: [
+  { audience: "assistant", format: "content" },
+  { audience: "programmatic", format: "structured", schema: { type: "object", required: ["n"] } } ] });
+const host = m.acceptTool(server.advertise(conn), conn);
+const { requestedOutputs } = host.plan({ mode: "code" });
+const result = server.respond(conn, requestedOutputs, { outputs: [
+  { audience: "assistant", format: "content", content: [{ type: "text", text: "one" }] },
+  { audience: "programmatic", format: "structured", structuredContent: { n: 1 } } ] });
+const route = host.route(requestedOutputs, result);
+let code = null;
+try { host.check(requestedOutputs, { resultType: "complete", outputs: [
+  { audience: "programmatic", format: "structured", structuredContent: {} }] }); }
+catch (e) { code = (e instanceof m.McpOutputsError && e instanceof Error) ? e.code : "wrong error type"; }
+const answer = { programmatic: route.programmatic, model: route.model.length, code, codes: m.errorCodes.length };
+`;
+const EXPECTED = {
+  programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { n: 1 } }],
+  model: 0,
+  code: "schema-violation",
+};
+
+let tarball;
+let project;
+
+test("npm pack: the tarball holds exactly the package files", () => {
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: pkgDir, encoding: "utf8" });
+  const [info] = JSON.parse(out);
+  tarball = join(work, info.filename);
+  const files = info.files.map((f) => f.path).sort();
+  assert.deepEqual(files, [
+    "README.md",
+    "api.js",
+    "browser.js",
+    "index.d.ts",
+    "node.js",
+    "package.json",
+    "wasm/node/mcp_outputs_js.js",
+    "wasm/node/mcp_outputs_js_bg.wasm",
+    "wasm/web/mcp_outputs_js.js",
+    "wasm/web/mcp_outputs_js_bg.wasm",
+  ]);
+});
+
+test("installed into a fresh project, Node ESM imports it by name and runs a call", () => {
+  project = join(work, "project");
+  execFileSync("mkdir", ["-p", project]);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], { cwd: project, stdio: "pipe" });
+  writeFileSync(join(project, "main.mjs"), `import * as m from "mcp-outputs";\n${CALL}\nconsole.log(JSON.stringify(answer));\n`);
+  const answer = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual({ ...answer, codes: undefined }, { ...EXPECTED, codes: undefined });
+  assert.ok(answer.codes >= 20);
+  // The types resolve from the installed package (exports "types" condition).
+  const pkg = JSON.parse(readFileSync(join(project, "node_modules/mcp-outputs/package.json"), "utf8"));
+  assert.equal(pkg.exports["."].types, "./index.d.ts");
+  assert.equal(pkg.sideEffects, false);
+});
+
+test("the browser entry runs in headless Chromium", { timeout: 120_000 }, async () => {
+  assert.ok(existsSync("/usr/bin/chromium"), "Debian's chromium is installed by make test");
+  const root = project;
+  const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+  const page = `<!doctype html><meta charset="utf-8">
+<script type="importmap">{"imports": {"mcp-outputs": "/node_modules/mcp-outputs/browser.js"}}</script>
+<script type="module">
+import * as m from "mcp-outputs";
+try { ${CALL}
+  window.answer = answer; } catch (e) { window.answer = { failed: String(e && e.stack || e) }; }
+</script>`;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    if (url.pathname === "/") {
+      res.writeHead(200, { "content-type": "text/html" }).end(page);
+      return;
+    }
+    const file = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const profile = mkdtempSync(join(tmpdir(), "mcp-outputs-chromium-"));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    const tab = await context.newPage();
+    const errors = [];
+    tab.on("pageerror", (e) => errors.push(String(e)));
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction(() => window.answer !== undefined, null, { timeout: 60_000 });
+    const answer = await tab.evaluate(() => window.answer);
+    assert.deepEqual(errors, []);
+    assert.deepEqual({ ...answer, codes: undefined }, { ...EXPECTED, codes: undefined });
+    assert.ok(answer.codes >= 20);
+  } finally {
+    await context?.close();
+    server.closeAllConnections();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});

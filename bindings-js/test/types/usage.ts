@@ -1,0 +1,87 @@
+// Compiled with `tsc --noEmit --strict` in `make test`: typed usage of the whole API, and
+// `@ts-expect-error` lines that fail the build if the types become too loose.
+import {
+  Connection,
+  McpOutputsError,
+  ReceivedTool,
+  ServerTool,
+  acceptTool,
+  declareTool,
+  errorCodes,
+  migrateTool,
+  runOperation,
+  type CallToolResult,
+  type ErrorCode,
+  type Plan,
+  type Route,
+  type Selector,
+  type ToolDeclaration,
+} from "mcp-outputs";
+
+const declaration: ToolDeclaration = {
+  name: "search",
+  inputSchema: { type: "object" },
+  outputVariants: [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured", schema: { type: "object" } },
+  ],
+};
+
+const conn = new Connection({ protocolVersion: "2026-12-01", negotiated: ["io.modelcontextprotocol/ui"] });
+const server: ServerTool = declareTool(declaration, { legacy: { mirror: false }, limits: { maxDepth: 64 } });
+const host: ReceivedTool = acceptTool(server.advertise(conn), conn);
+const plan: Plan = host.plan({ mode: "code", schemas: true });
+const requested: Selector[] | undefined = plan.requestedOutputs;
+const selection: Selector[] = server.select(conn, requested);
+const result: CallToolResult = server.respond(conn, requested, {
+  outputs: [{ audience: "programmatic", format: "structured", structuredContent: { n: 1 } }],
+});
+host.check(requested, result);
+const route: Route = host.route(requested, result);
+const wire: string = server.respondText(conn, JSON.stringify(requested), "{}");
+const routed: Route = host.routeText(null, wire);
+const firstModel: string = route.model[0]?.audience ?? "none";
+const view = route.view?.structuredContent;
+const dropped = route.dropped.length + routed.diagnostics.length + selection.length;
+const migrated: ToolDeclaration = migrateTool({ name: "old", inputSchema: { type: "object" } }, { apps: true });
+const raw = runOperation("declare", { tool: { name: "x", inputSchema: {}, outputVariants: [] } });
+
+try {
+  host.checkText(undefined, "{}");
+} catch (e) {
+  if (e instanceof McpOutputsError) {
+    const code: ErrorCode = e.code;
+    const path: string = e.path;
+    const rpc = e.toJsonRpcError();
+    const rpcCode: number | undefined = rpc?.code;
+    const known: readonly ErrorCode[] = errorCodes;
+    console.log(code, path, rpcCode, known.includes("schema-violation"));
+    switch (code) {
+      case "schema-violation":
+      case "limit-exceeded":
+        break;
+      default:
+        break;
+    }
+  }
+}
+server.free();
+host.free();
+conn.free();
+console.log(firstModel, view, dropped, migrated.name, raw);
+
+// @ts-expect-error: not an error code
+const wrong: ErrorCode = "schema-violations";
+// @ts-expect-error: an unknown mode
+host.plan({ mode: "chatty" });
+// @ts-expect-error: mode and consumers are exclusive
+host.plan({ mode: "code", consumers: [] });
+// @ts-expect-error: a selector needs a format
+const badSelector: Selector = { audience: "assistant" };
+// @ts-expect-error: the constructor is private; use declareTool
+new ServerTool();
+// @ts-expect-error: route answers a Route, not a string
+const notText: string = host.route(undefined, result);
+// @ts-expect-error: unknown op
+runOperation("explode", {});
+console.log(wrong, badSelector, notText);
