@@ -15,7 +15,7 @@ use crate::declaration::Warning;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::planning::{Mode, PlanOptions};
-use crate::routing::{Dropped, Route, View};
+use crate::routing::Route;
 use crate::server::{Produced, ServerTool};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -174,27 +174,7 @@ impl Route<'_> {
             Some(index) => Value::from(index),
             None => v.clone(),
         };
-        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| item(v)).collect());
-        let mut extensions = Map::new();
-        for (id, items) in &self.extensions {
-            extensions.insert((*id).to_owned(), list(items));
-        }
-        let mut diagnostics: Vec<Value> = Vec::new();
-        for d in &self.diagnostics {
-            let code = Value::from(d.code());
-            if !diagnostics.contains(&code) {
-                diagnostics.push(code);
-            }
-        }
-        serde_json::json!({
-            "model": self.model.iter().map(|v| item(v.as_ref())).collect::<Vec<_>>(),
-            "user": list(&self.user),
-            "programmatic": list(&self.programmatic),
-            "extensions": extensions,
-            "view": self.view.as_ref().map_or(Value::Null, View::to_json),
-            "dropped": self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>(),
-            "diagnostics": diagnostics,
-        })
+        self.render(item)
     }
 }
 

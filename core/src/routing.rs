@@ -222,7 +222,13 @@ impl Route<'_> {
     /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics }`,
     /// every key always present.
     pub fn to_json(&self) -> Value {
-        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| (*v).clone()).collect());
+        self.render(|v| v.clone())
+    }
+
+    /// The JSON form with each routed output written by `item` (a copy, or a reference the
+    /// caller resolves; see `Route::to_json_indexed`).
+    pub(crate) fn render(&self, item: impl Fn(&Value) -> Value) -> Value {
+        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| item(v)).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {
             extensions.insert((*id).to_owned(), list(outputs));
@@ -235,7 +241,7 @@ impl Route<'_> {
             }
         }
         json!({
-            "model": self.model.iter().map(|v| v.as_ref().clone()).collect::<Vec<_>>(),
+            "model": self.model.iter().map(|v| item(v.as_ref())).collect::<Vec<_>>(),
             "user": list(&self.user),
             "programmatic": list(&self.programmatic),
             "extensions": extensions,
