@@ -97,6 +97,9 @@ export function bind(raw) {
     return toText({ extensions, limits }, "options");
   }
 
+  // A Connection over a handle the core built (negotiate, fromRequest): no constructor run.
+  const wrapConnection = (rawConn) => Object.assign(Object.create(Connection.prototype), { _raw: rawConn });
+
   class Connection {
     /**
      * @param init `{protocolVersion?, negotiated?}`: the version and extensions of this connection.
@@ -104,6 +107,48 @@ export function bind(raw) {
      */
     constructor(init, options) {
       this._raw = call(() => new raw.RawConnection(optText(init ?? undefined, "connection"), optionsText(options)));
+    }
+    /** The connection agreed after `initialize` or `server/discover`:
+     * `{protocolVersion, clientCapabilities, serverCapabilities}` → version and negotiated extensions. */
+    static negotiate(init, options) {
+      return wrapConnection(call(() => raw.RawConnection.negotiate(toText(init, "init"), optionsText(options))));
+    }
+    /** The connection of one request (2026-07-28 on), from its `params._meta` and the server's capabilities. */
+    static fromRequest(params, serverCapabilities, options) {
+      return wrapConnection(
+        call(() =>
+          raw.RawConnection.fromRequest(
+            toText(params, "params"),
+            toText(serverCapabilities, "serverCapabilities"),
+            optionsText(options),
+          ),
+        ),
+      );
+    }
+    /** The `params` of a tools/call: `requestedOutputs` from the plan only, `_meta` from 2026-07-28 on. */
+    toolsCallParams(name, args, plan, clientCapabilities) {
+      const nameText = textArg(name, "name");
+      return parse(
+        call(() =>
+          this._raw.toolsCallParams(
+            nameText,
+            optText(args ?? undefined, "arguments"),
+            toText(plan, "plan"),
+            toText(clientCapabilities, "clientCapabilities"),
+          ),
+        ),
+      );
+    }
+    /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as given. */
+    toolsListResult(tools) {
+      if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "tools must be an array");
+      return parse(
+        call(() =>
+          this._raw.toolsListResult(
+            tools.map((t, i) => (t instanceof ServerTool ? t._raw.advertise(this._raw) : toText(t, `tools/${i}`))),
+          ),
+        ),
+      );
     }
     get protocolVersion() {
       return this._raw.protocolVersion;
@@ -219,6 +264,7 @@ export function bind(raw) {
 
   return {
     errorCodes: codes,
+    protocolVersions: Object.freeze(parse(raw.protocolVersions())),
     coreVersion: raw.coreVersion(),
     Connection,
     ServerTool,

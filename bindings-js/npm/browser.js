@@ -10,6 +10,7 @@ const api = bind(raw);
 export { McpOutputsError };
 export const {
   errorCodes,
+  protocolVersions,
   coreVersion,
   Connection,
   ServerTool,

@@ -45,6 +45,9 @@ export declare const coreVersion: string;
 /** The supported protocol revisions (any `YYYY-MM-DD` string is accepted as input; others are errors). */
 export type ProtocolVersion = "2026-12-01" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
 
+/** The supported protocol revisions, newest first (the core's list, in the order of `ProtocolVersion`). */
+export declare const protocolVersions: readonly ProtocolVersion[];
+
 export type CoreAudience = "assistant" | "user" | "programmatic";
 /** A core audience or an extension identifier such as `io.modelcontextprotocol/ui`. */
 export type Audience = CoreAudience | (string & {});
@@ -157,6 +160,15 @@ export interface ConnectionInit {
   negotiated?: string[];
 }
 
+/** What `initialize` (up to 2025-11-25) or `server/discover` (from 2026-07-28 on) agreed. */
+export interface NegotiateInit {
+  protocolVersion: ProtocolVersion | (string & {});
+  /** The client's `capabilities` (its `capabilities.extensions` lists the extensions it supports). */
+  clientCapabilities: JsonObject;
+  /** The server's `capabilities`. */
+  serverCapabilities: JsonObject;
+}
+
 export type Mode = "conversational" | "code" | "structured-model" | "user-media" | "host-table" | "apps" | "app-only";
 
 export type PlanRequest = ({ mode: Mode; consumers?: never } | { consumers: Selector[]; mode?: never }) & {
@@ -223,8 +235,32 @@ export declare class McpOutputsError extends Error {
 /** One connection: the negotiated protocol version and extensions. */
 export declare class Connection {
   constructor(init?: ConnectionInit | null, options?: LibraryOptions | null);
+  /**
+   * The connection both sides agree on after `initialize` (up to 2025-11-25) or `server/discover`
+   * (from 2026-07-28 on): the version, and the extensions both capabilities list (Apps only with its
+   * MIME type). Throws `McpOutputsError` with a JSON-RPC error (-32602; -32022 for an unsupported version).
+   */
+  static negotiate(init: NegotiateInit, options?: LibraryOptions | null): Connection;
+  /**
+   * Server side, from 2026-07-28 on: the connection of one request, from its
+   * `params._meta` version and client capabilities. Throws `McpOutputsError` with a JSON-RPC error
+   * (-32602; -32022 with `data.supported` / `data.requested` for an unsupported version).
+   */
+  static fromRequest(params: JsonObject, serverCapabilities: JsonObject, options?: LibraryOptions | null): Connection;
   readonly protocolVersion: ProtocolVersion;
   readonly negotiated: string[];
+  /**
+   * Client side: the `params` of a tools/call. `requestedOutputs` comes from `plan` (what
+   * `ReceivedTool.plan()` returned) only, never under an earlier revision; from 2026-07-28 on `_meta`
+   * carries the version and `clientCapabilities`: `{name, arguments?, requestedOutputs?, _meta?}`.
+   */
+  toolsCallParams(name: string, args: JsonObject | undefined, plan: Plan, clientCapabilities: JsonObject): JsonObject;
+  /**
+   * Server side: the tools/list result for this connection. A `ServerTool` is advertised for the
+   * connection; a plain Tool object (a legacy tool not yet migrated) is sent as given.
+   * `{resultType?: "complete", tools}`: `resultType` from 2026-07-28 on; at most `limits.maxTools` tools.
+   */
+  toolsListResult(tools: Array<ServerTool | Tool>): JsonObject;
   /** Releases the wasm memory now (otherwise released when garbage-collected). */
   free(): void;
 }

@@ -60,6 +60,12 @@ pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
 
+/// The supported protocol revisions, newest first, as a JSON array.
+#[wasm_bindgen(js_name = protocolVersions)]
+pub fn protocol_versions() -> String {
+    facade::protocol_versions().to_string()
+}
+
 /// One connection: the negotiated protocol version and extensions, with the library options.
 #[wasm_bindgen]
 #[derive(Debug)]
@@ -78,6 +84,53 @@ impl RawConnection {
             let inner = facade::connection(&config, value.as_ref())?;
             Ok(RawConnection { inner })
         })())
+    }
+
+    /// The connection agreed after `initialize` or `server/discover`: `init` is
+    /// `{protocolVersion, clientCapabilities, serverCapabilities}` (JSON text).
+    pub fn negotiate(init: String, options: Option<String>) -> JsResult<RawConnection> {
+        lift((|| {
+            let config = config_from(options)?;
+            Ok(RawConnection { inner: facade::negotiate_text(&config, &init)? })
+        })())
+    }
+
+    /// The connection of one request (2026-07-28 on) from its `params` and the server's
+    /// capabilities (both JSON text).
+    #[wasm_bindgen(js_name = fromRequest)]
+    pub fn from_request(
+        params: String,
+        server_capabilities: String,
+        options: Option<String>,
+    ) -> JsResult<RawConnection> {
+        lift((|| {
+            let config = config_from(options)?;
+            Ok(RawConnection { inner: facade::connection_from_request_text(&config, &params, &server_capabilities)? })
+        })())
+    }
+
+    /// The `params` of a tools/call (JSON text in, JSON text out).
+    #[wasm_bindgen(js_name = toolsCallParams)]
+    pub fn tools_call_params(
+        &self,
+        name: String,
+        arguments: Option<String>,
+        plan: String,
+        client_capabilities: String,
+    ) -> JsResult<String> {
+        lift((|| {
+            let config = self.inner.config();
+            let arguments = parse_opt(config, arguments, "arguments")?;
+            let plan = config.limits.parse_text(&plan, "plan")?;
+            let caps = config.limits.parse_text(&client_capabilities, "clientCapabilities")?;
+            Ok(self.inner.tools_call_params_json(&name, arguments.as_ref(), &plan, &caps)?.to_string())
+        })())
+    }
+
+    /// The tools/list result for this connection, from one Tool's JSON text per tool.
+    #[wasm_bindgen(js_name = toolsListResult)]
+    pub fn tools_list_result(&self, tools: Vec<String>) -> JsResult<String> {
+        lift(self.inner.tools_list_result_text(&tools))
     }
 
     /// The protocol version string.

@@ -71,6 +71,101 @@ test("error codes: runtime list (from ErrorCode::ALL) equals the .d.ts union, in
   assert.ok(Object.isFrozen(mcp.errorCodes));
 });
 
+test("protocol versions: the core's list, newest first, equals the .d.ts union in order", () => {
+  const union = dts.match(/export type ProtocolVersion =([^;]*);/)[1];
+  const declared = [...union.matchAll(/"([0-9-]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(declared, [...mcp.protocolVersions]);
+  assert.equal(mcp.protocolVersions[0], new mcp.Connection().protocolVersion);
+  assert.ok(Object.isFrozen(mcp.protocolVersions));
+});
+
+test("wire helpers: negotiate → toolsCallParams → fromRequest → toolsListResult", () => {
+  const clientCapabilities = { extensions: { [APPS]: { mimeTypes: ["text/html;profile=mcp-app"] } } };
+  const serverCapabilities = { extensions: { [APPS]: {}, "com.example/other": {} } };
+  // initialize (≤ 2025-11-25) or server/discover (≥ 2026-07-28): the connection both agree on.
+  const conn = mcp.Connection.negotiate({ protocolVersion: "2026-12-01", clientCapabilities, serverCapabilities });
+  assert.ok(conn instanceof mcp.Connection);
+  assert.equal(conn.protocolVersion, "2026-12-01");
+  assert.deepEqual(conn.negotiated, [APPS]);
+  const noMime = mcp.Connection.negotiate({
+    protocolVersion: "2025-06-18",
+    clientCapabilities: { extensions: { [APPS]: {} } },
+    serverCapabilities,
+  });
+  assert.deepEqual([noMime.protocolVersion, noMime.negotiated], ["2025-06-18", []]);
+
+  // Client: the tools/call params from the plan, never from the arguments.
+  const server = mcp.declareTool(TOOL);
+  const host = mcp.acceptTool(server.advertise(conn), conn);
+  const plan = host.plan({ mode: "apps", schemas: true });
+  const args = { query: "acme", requestedOutputs: "from the model, ignored" };
+  const params = conn.toolsCallParams("search_customers", args, plan, clientCapabilities);
+  assert.deepEqual(params, {
+    name: "search_customers",
+    arguments: args,
+    requestedOutputs: plan.requestedOutputs,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-12-01",
+      "io.modelcontextprotocol/clientCapabilities": clientCapabilities,
+    },
+  });
+  assertPlain(params);
+  assert.deepEqual(noMime.toolsCallParams("t", undefined, {}, {}), { name: "t" });
+  const legacyPlan = { requestedOutputs: [{ audience: "programmatic", format: "structured" }] };
+  assert.deepEqual(noMime.toolsCallParams("t", {}, legacyPlan, {}), { name: "t", arguments: {} }, "never before 2026-12-01");
+
+  // Server: the request's own connection, then the call.
+  const perRequest = mcp.Connection.fromRequest(params, serverCapabilities);
+  assert.deepEqual([perRequest.protocolVersion, perRequest.negotiated], ["2026-12-01", [APPS]]);
+  const result = server.respond(perRequest, params.requestedOutputs, PRODUCED);
+  assert.deepEqual(host.route(params.requestedOutputs, result).view.structuredContent, { rows: 2 });
+
+  // tools/list: ServerTools advertised for the connection, a legacy Tool passed through.
+  const legacyTool = { name: "old", inputSchema: { type: "object" }, outputSchema: { type: "object" } };
+  const list = perRequest.toolsListResult([server, legacyTool]);
+  assert.deepEqual(list, { resultType: "complete", tools: [server.advertise(perRequest), legacyTool] });
+  assertPlain(list);
+  assert.deepEqual(noMime.toolsListResult([server]).resultType, undefined);
+  assert.equal(noMime.toolsListResult([server]).tools[0].outputVariants, undefined);
+});
+
+test("wire helpers: errors carry the core's JSON-RPC error", () => {
+  const caps = { extensions: {} };
+  const meta = (version) => ({
+    name: "t",
+    _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+  });
+  const unsupported = thrown(() => mcp.Connection.fromRequest(meta("2031-01-01"), caps));
+  assert.ok(unsupported instanceof mcp.McpOutputsError);
+  assert.equal(unsupported.code, "unsupported-protocol-version");
+  const rpc = unsupported.toJsonRpcError();
+  assert.equal(rpc.code, -32022);
+  assert.equal(rpc.data.requested, "2031-01-01");
+  assert.deepEqual(rpc.data.supported, [...mcp.protocolVersions].reverse());
+  const missing = thrown(() => mcp.Connection.fromRequest({ name: "t" }, caps));
+  assert.deepEqual([missing.code, missing.toJsonRpcError().code], ["malformed", -32602]);
+  assert.equal(thrown(() => mcp.Connection.fromRequest(meta("2026-12-01"), [])).toJsonRpcError().code, -32603);
+
+  const init = { protocolVersion: "latest", clientCapabilities: {}, serverCapabilities: caps };
+  const invalid = thrown(() => mcp.Connection.negotiate(init));
+  assert.deepEqual([invalid.code, invalid.path, invalid.jsonrpcCode], ["invalid-protocol-version", "/protocolVersion", -32602]);
+  const noCaps = thrown(() => mcp.Connection.negotiate({ ...init, protocolVersion: "2025-11-25", clientCapabilities: null }));
+  assert.deepEqual([noCaps.code, noCaps.path, noCaps.jsonrpcCode], ["malformed", "/clientCapabilities", -32602]);
+  const tooOld = thrown(() => mcp.Connection.negotiate({ ...init, protocolVersion: "2024-01-01" }));
+  assert.equal(tooOld.toJsonRpcError().code, -32022);
+
+  // Client side: local errors, no JSON-RPC code.
+  const conn = new mcp.Connection();
+  const badPlan = thrown(() => conn.toolsCallParams("t", {}, { requestedOutputs: [{ audience: "user" }] }, {}));
+  assert.deepEqual([badPlan.code, badPlan.path, badPlan.toJsonRpcError()], ["malformed", "/requestedOutputs/0", null]);
+  assert.equal(thrown(() => conn.toolsCallParams("t", [1], {}, {})).path, "/arguments");
+  assert.equal(thrown(() => conn.toolsCallParams(7, {}, {}, {})).code, "malformed");
+  assert.equal(thrown(() => conn.toolsListResult([{ name: "a" }, "b"])).path, "/tools/1");
+  assert.equal(thrown(() => conn.toolsListResult({})).code, "malformed");
+  const tight = new mcp.Connection({}, { limits: { maxTools: 1 } });
+  assert.equal(thrown(() => tight.toolsListResult([{}, {}])).code, "limit-exceeded");
+});
+
 test("host: plan → check → route over JS values", () => {
   const { conn, server, host } = setup();
   const plan = host.plan({ mode: "apps" });

@@ -118,6 +118,13 @@ fn opt_value(obj: Option<&Bound<'_, PyAny>>, limits: &Limits) -> Result<Option<V
     }
 }
 
+/// A member of a larger input (`key`, a JSON Pointer without its leading `/`), converted with
+/// the limits of one argument; a conversion error names its path in that input.
+fn member(obj: &Bound<'_, PyAny>, limits: &Limits, key: &str) -> Result<Value, Error> {
+    let mut conv = Converter::new(Caps::for_argument(limits));
+    conv.convert(obj, 1).map_err(|f| f.into_error(&format!("/{key}")))
+}
+
 /// Runs `f` with the GIL released when the input is large.
 fn run_sized<T: Send>(py: Python<'_>, size: usize, f: impl FnOnce() -> T + Send) -> T {
     if size >= DETACH_BYTES {
@@ -221,6 +228,96 @@ impl PyConnection {
             }
             let inner = json::connection(&config, Some(&Value::Object(fields))).or_raise(py)?;
             Ok(PyConnection { inner })
+        })
+    }
+
+    /// The connection both sides agree on after `initialize` (up to 2025-11-25) or
+    /// `server/discover` (from 2026-07-28 on): the version and the extensions both capabilities list.
+    #[staticmethod]
+    #[pyo3(signature = (protocol_version, client_capabilities, server_capabilities, *, config = None))]
+    fn negotiate(
+        py: Python<'_>,
+        protocol_version: &Bound<'_, PyAny>,
+        client_capabilities: &Bound<'_, PyAny>,
+        server_capabilities: &Bound<'_, PyAny>,
+        config: Option<&Bound<'_, PyConfig>>,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let config = config_of(config);
+            let mut init = Map::new();
+            for (key, obj) in [
+                ("protocolVersion", protocol_version),
+                ("clientCapabilities", client_capabilities),
+                ("serverCapabilities", server_capabilities),
+            ] {
+                init.insert(key.into(), member(obj, &config.limits, key).or_raise(py)?);
+            }
+            let inner = json::negotiate(&config, &Value::Object(init)).or_raise(py)?;
+            Ok(PyConnection { inner })
+        })
+    }
+
+    /// The connection of one request (from 2026-07-28 on), read from its `params["_meta"]`.
+    #[staticmethod]
+    #[pyo3(signature = (params, server_capabilities, *, config = None))]
+    fn from_request(
+        py: Python<'_>,
+        params: &Bound<'_, PyAny>,
+        server_capabilities: &Bound<'_, PyAny>,
+        config: Option<&Bound<'_, PyConfig>>,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let config = config_of(config);
+            let (params, _) = convert::argument(params, &config.limits).or_raise(py)?;
+            let (server, _) = convert::argument(server_capabilities, &config.limits).or_raise(py)?;
+            let inner = json::connection_from_request(&config, &params, &server).or_raise(py)?;
+            Ok(PyConnection { inner })
+        })
+    }
+
+    /// The `params` of a tools/call: `requestedOutputs` from `plan` only, `_meta` from 2026-07-28 on.
+    #[pyo3(signature = (name, arguments, plan, client_capabilities))]
+    fn tools_call_params(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        arguments: Option<&Bound<'_, PyAny>>,
+        plan: &Bound<'_, PyAny>,
+        client_capabilities: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let limits = self.inner.limits();
+            let arguments = opt_value(arguments, limits).or_raise(py)?;
+            let (plan, _) = convert::argument(plan, limits).or_raise(py)?;
+            let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
+            let params = self.inner.tools_call_params_json(name, arguments.as_ref(), &plan, &caps).or_raise(py)?;
+            Ok(to_py(py, &params)?.unbind())
+        })
+    }
+
+    /// The tools/list result: each `ServerTool` advertised for this connection, each dict (a
+    /// legacy Tool not yet migrated) as given.
+    fn tools_list_result(&self, py: Python<'_>, tools: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = tools.cast::<PyList>() {
+                list.iter().collect()
+            } else if let Ok(tuple) = tools.cast::<PyTuple>() {
+                tuple.iter().collect()
+            } else {
+                let err = Error::new(ErrorCode::Malformed, "/tools", "tools must be a list of ServerTool or dict");
+                return Err(raise(py, &err));
+            };
+            let limits = self.inner.limits();
+            let mut values = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let value = match item.cast::<PyServerTool>() {
+                    Ok(tool) => tool.get().inner.advertise(&self.inner),
+                    Err(_) => member(item, limits, &format!("tools/{i}")).or_raise(py)?,
+                };
+                values.push(value);
+            }
+            let result = self.inner.tools_list_result_json(values).or_raise(py)?;
+            Ok(to_py(py, &result)?.unbind())
         })
     }
 

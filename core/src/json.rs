@@ -7,16 +7,20 @@
 //!   "maxArrayLen"?, "maxObjectLen"?, "maxVariants"?, "maxTools"?, "maxExtensions"? } }`
 //! - a connection: `{ "protocolVersion"?: "2026-12-01", "negotiated"?: ["io.modelcontextprotocol/ui"] }`
 //! - a plan request: `{ "mode": "apps" }` or `{ "consumers": [selector, …] }`, plus optional
-//!   `"requireSchema"` and `"schemas"` booleans.
+//!   `"requireSchema"` and `"schemas"` booleans; a plan: `{ "requestedOutputs"?, "schemas"? }`.
+//! - what `initialize` (up to 2025-11-25) or `server/discover` (from 2026-07-28 on) agreed:
+//!   `{ "protocolVersion": "…", "clientCapabilities": {…}, "serverCapabilities": {…} }`.
 
 use crate::client::ReceivedTool;
 use crate::connection::{Config, Connection};
 use crate::declaration::Warning;
-use crate::error::{Error, Result};
+use crate::error::{jsonrpc, Error, Result};
 use crate::limits::Limits;
-use crate::planning::{Mode, PlanOptions};
+use crate::planning::{Mode, Plan, PlanOptions};
 use crate::routing::Route;
 use crate::server::{Produced, ServerTool};
+use crate::version::ProtocolVersion;
+use crate::wire::{self, RequestContext};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -68,6 +72,135 @@ pub fn connection(config: &Arc<Config>, value: Option<&Value>) -> Result<Connect
         Some(_) => return Err(Error::malformed("/protocolVersion", "protocolVersion must be a string")),
     };
     Connection::from_json(version, obj.get("negotiated"), Arc::clone(config))
+}
+
+/// The supported protocol revisions, newest first (the order a client prefers them in).
+pub fn protocol_versions() -> Value {
+    Value::Array(ProtocolVersion::ALL.iter().rev().map(|v| Value::from(v.as_str())).collect())
+}
+
+/// The connection both sides agree on after `initialize` (revisions up to 2025-11-25) or
+/// `server/discover` (from 2026-07-28 on), from `{protocolVersion, clientCapabilities,
+/// serverCapabilities}`: the version, and the extensions both capabilities list
+/// ([`wire::negotiate`]). Errors of the version or the client's capabilities are the request's
+/// (-32602, or -32022 for an unsupported version); server capabilities that are not an object
+/// are the server's own fault (-32603).
+pub fn negotiate(config: &Arc<Config>, init: &Value) -> Result<Connection> {
+    config.limits.check_value(init, "").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    negotiate_checked(config, init)
+}
+
+/// [`negotiate`] over JSON text (text over a limit, or not JSON, is -32602).
+pub fn negotiate_text(config: &Arc<Config>, init: &str) -> Result<Connection> {
+    let init = config.limits.parse_text(init, "init").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    negotiate_checked(config, &init)
+}
+
+fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
+    let request_side = |e: Error| e.on_wire(jsonrpc::INVALID_PARAMS);
+    let obj = init.as_object().ok_or_else(|| request_side(Error::malformed("", "init must be an object")))?;
+    let version = match obj.get("protocolVersion") {
+        Some(Value::String(v)) => v,
+        Some(_) => return Err(request_side(Error::malformed("/protocolVersion", "protocolVersion must be a string"))),
+        None => return Err(request_side(Error::malformed("", "init lacks protocolVersion"))),
+    };
+    // The version first, as `from_params` reads it; the capabilities are checked here rather
+    // than by `from_initialize`, whose paths name the fields of initialize.
+    ProtocolVersion::parse(version).map_err(|e| request_side(e.under("/protocolVersion")))?;
+    let client = object_field(obj, "clientCapabilities").map_err(request_side)?;
+    let server = object_field(obj, "serverCapabilities").map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+    Ok(RequestContext::from_initialize(version, client)?.connection(server, Arc::clone(config)))
+}
+
+fn object_field<'v>(obj: &'v Map<String, Value>, key: &str) -> Result<&'v Value> {
+    match obj.get(key) {
+        Some(value @ Value::Object(_)) => Ok(value),
+        Some(_) => Err(Error::malformed(format!("/{key}"), format!("{key} must be an object"))),
+        None => Err(Error::malformed("", format!("init lacks {key}"))),
+    }
+}
+
+/// The connection of one request from 2026-07-28 on, read from its `params._meta`
+/// ([`RequestContext::from_params`]) and negotiated against the server's capabilities. Errors
+/// of the params are the request's (-32602, or -32022 for an unsupported version, paths under
+/// `params`); server capabilities that are not an object are the server's own fault (-32603).
+pub fn connection_from_request(
+    config: &Arc<Config>,
+    params: &Value,
+    server_capabilities: &Value,
+) -> Result<Connection> {
+    config.limits.check_value(params, "").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    connection_from_checked(config, params, server_capabilities)
+}
+
+/// [`connection_from_request`] over JSON text: `params` text over a limit or not JSON is
+/// -32602, the server capabilities' -32603.
+pub fn connection_from_request_text(
+    config: &Arc<Config>,
+    params: &str,
+    server_capabilities: &str,
+) -> Result<Connection> {
+    let params = config.limits.parse_text(params, "params").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    let server = config
+        .limits
+        .parse_text(server_capabilities, "serverCapabilities")
+        .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+    connection_from_checked(config, &params, &server)
+}
+
+fn connection_from_checked(config: &Arc<Config>, params: &Value, server_capabilities: &Value) -> Result<Connection> {
+    if !server_capabilities.is_object() {
+        return Err(Error::malformed("", "server capabilities must be an object").on_wire(jsonrpc::INTERNAL_ERROR));
+    }
+    Ok(RequestContext::from_params(params)?.connection(server_capabilities, Arc::clone(config)))
+}
+
+impl Connection {
+    /// The `params` of a tools/call on this connection ([`wire::tools_call_params`]):
+    /// `requestedOutputs` from `plan` only (as [`ReceivedTool::plan_json`] wrote it, read by
+    /// [`Plan::from_json`]) and never under an earlier revision; from 2026-07-28 on, `_meta`
+    /// with the version and `client_capabilities`. `arguments`, when given, and the client
+    /// capabilities must be objects (`malformed` at `/arguments`, `/clientCapabilities`).
+    /// Client-side errors: no JSON-RPC code.
+    pub fn tools_call_params_json(
+        &self,
+        name: &str,
+        arguments: Option<&Value>,
+        plan: &Value,
+        client_capabilities: &Value,
+    ) -> Result<Value> {
+        let arguments = arguments.filter(|a| !a.is_null());
+        if arguments.is_some_and(|a| !a.is_object()) {
+            return Err(Error::malformed("/arguments", "arguments must be an object"));
+        }
+        if !client_capabilities.is_object() {
+            return Err(Error::malformed("/clientCapabilities", "client capabilities must be an object"));
+        }
+        let plan = Plan::from_json(plan, self.limits())?;
+        Ok(wire::tools_call_params(name, arguments, &plan, self.version(), client_capabilities))
+    }
+
+    /// The tools/list result for this connection from Tool objects ([`wire::tools_list_result`]:
+    /// tools already advertised, and legacy Tools sent as given).
+    pub fn tools_list_result_json(&self, tools: Vec<Value>) -> Result<Value> {
+        wire::tools_list_result(tools, self)
+    }
+
+    /// [`Connection::tools_list_result_json`] from Tool objects as JSON text, one text per tool,
+    /// each parsed under the limits (errors at `/tools/<i>`); the result as JSON text. One text
+    /// per tool, so that a Tool is as deep as the limits allow it alone.
+    pub fn tools_list_result_text<S: AsRef<str>>(&self, tools: &[S]) -> Result<String> {
+        let limits = self.limits();
+        limits.check_count(tools.len(), limits.max_tools, "/tools", "tools")?;
+        let tools = tools
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                limits.parse_text(text.as_ref(), "tool").map_err(|e| e.under(&crate::error::pointer_index("/tools", i)))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.tools_list_result_json(tools)?.to_string())
+    }
 }
 
 /// Warning codes as a JSON array, each once.
@@ -211,6 +344,141 @@ mod tests {
         let conn = connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
         assert_eq!(conn.version().as_str(), "2025-06-18");
         assert_eq!(connection(&config, None).expect("default").version().as_str(), "2026-12-01");
+    }
+
+    fn apps_caps() -> Value {
+        json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+    }
+
+    fn request(version: &str) -> Value {
+        json!({"name": "t", "_meta": {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": apps_caps()
+        }})
+    }
+
+    #[test]
+    fn protocol_versions_newest_first() {
+        let versions = protocol_versions();
+        assert_eq!(versions.get(0), Some(&json!(crate::ProtocolVersion::LATEST.as_str())));
+        assert_eq!(versions.as_array().map(Vec::len), Some(crate::ProtocolVersion::ALL.len()));
+        assert_eq!(versions.as_array().and_then(|v| v.last()), Some(&json!("2024-11-05")));
+    }
+
+    #[test]
+    fn negotiated_connections() {
+        let config = Config::new();
+        let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}, "com.example/x": {}}});
+        let init =
+            json!({"protocolVersion": "2025-06-18", "clientCapabilities": apps_caps(), "serverCapabilities": server});
+        let conn = negotiate(&config, &init).expect("negotiated");
+        assert_eq!(
+            (conn.version().as_str(), conn.negotiated()),
+            ("2025-06-18", &["io.modelcontextprotocol/ui".to_owned()][..])
+        );
+        let text = negotiate_text(&config, &init.to_string()).expect("negotiated");
+        assert_eq!(text.negotiated(), conn.negotiated());
+        let no_apps = json!({"protocolVersion": "2026-12-01", "clientCapabilities": {}, "serverCapabilities": server});
+        assert!(negotiate(&config, &no_apps).expect("negotiated").negotiated().is_empty());
+
+        let error = |init: Value| negotiate(&config, &init).map(|_| ()).expect_err("refused");
+        let with = |key: &str, value: Value| {
+            let mut bad = init.clone();
+            bad[key] = value;
+            bad
+        };
+        let cases = [
+            (json!([]), ErrorCode::Malformed, "", -32602),
+            (with("protocolVersion", json!(20250618)), ErrorCode::Malformed, "/protocolVersion", -32602),
+            (with("protocolVersion", json!("latest")), ErrorCode::InvalidProtocolVersion, "/protocolVersion", -32602),
+            (
+                with("protocolVersion", json!("2025-01-01")),
+                ErrorCode::UnsupportedProtocolVersion,
+                "/protocolVersion",
+                -32022,
+            ),
+            (with("clientCapabilities", json!(null)), ErrorCode::Malformed, "/clientCapabilities", -32602),
+            (with("serverCapabilities", json!("all")), ErrorCode::Malformed, "/serverCapabilities", -32603),
+        ];
+        for (init, code, path, rpc) in cases {
+            let err = error(init);
+            assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (code, path, Some(rpc)));
+        }
+        let mut missing = init.clone();
+        if let Some(obj) = missing.as_object_mut() {
+            obj.remove("clientCapabilities");
+        }
+        assert_eq!(error(missing).jsonrpc_code(), Some(-32602));
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let err = negotiate_text(&config, &deep).map(|_| ()).expect_err("too deep");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32602)));
+    }
+
+    #[test]
+    fn connections_from_requests() {
+        let config = Config::new();
+        let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}}});
+        let conn = connection_from_request(&config, &request("2026-07-28"), &server).expect("read");
+        assert_eq!((conn.version().as_str(), conn.negotiated().len()), ("2026-07-28", 1));
+        let text = connection_from_request_text(&config, &request("2026-12-01").to_string(), &server.to_string())
+            .expect("read");
+        assert_eq!(text.version().as_str(), "2026-12-01");
+
+        let err = connection_from_request(&config, &json!({"name": "t"}), &server).map(|_| ()).expect_err("no _meta");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32602)));
+        let err =
+            connection_from_request(&config, &request("2099-01-01"), &server).map(|_| ()).expect_err("unsupported");
+        let rpc = err.to_jsonrpc_error().expect("on the wire");
+        assert_eq!((rpc["code"].clone(), rpc["data"]["requested"].clone()), (json!(-32022), json!("2099-01-01")));
+        assert_eq!(rpc["data"]["supported"].as_array().map(Vec::len), Some(crate::ProtocolVersion::ALL.len()));
+        let err =
+            connection_from_request(&config, &request("2026-12-01"), &json!([])).map(|_| ()).expect_err("bad caps");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32603)));
+        let err = connection_from_request_text(&config, "{", "{}").map(|_| ()).expect_err("not JSON");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32602)));
+        let err = connection_from_request_text(&config, "{}", "[").map(|_| ()).expect_err("not JSON");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32603)));
+        let tight = super::config(Some(&json!({"limits": {"maxDepth": 2}}))).expect("options");
+        let err = connection_from_request(&tight, &request("2026-12-01"), &server).map(|_| ()).expect_err("deep");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32602)));
+    }
+
+    #[test]
+    fn call_params_and_tools_lists() {
+        let config = Config::new();
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}}
+        ]});
+        let conn = Connection::new(crate::ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
+        let host = ReceivedTool::accept(&tool, &conn).expect("accepted");
+        let plan = host.plan_json(&json!({"mode": "code", "schemas": true})).expect("planned");
+        let params = conn.tools_call_params_json("t", Some(&json!({"q": 1})), &plan, &apps_caps()).expect("params");
+        assert_eq!(params["requestedOutputs"], plan["requestedOutputs"]);
+        assert_eq!(params["arguments"], json!({"q": 1}));
+        let back = connection_from_request(&config, &params, &json!({})).expect("the server reads it back");
+        assert_eq!(back.version(), conn.version());
+        let old = Connection::new(crate::ProtocolVersion::V2025_06_18, vec![], Arc::clone(&config));
+        assert_eq!(old.tools_call_params_json("t", None, &plan, &json!({})).expect("params"), json!({"name": "t"}));
+        let err = conn.tools_call_params_json("t", Some(&json!([1])), &plan, &json!({})).expect_err("arguments");
+        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/arguments"));
+        let err = conn.tools_call_params_json("t", None, &plan, &json!(null)).expect_err("capabilities");
+        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/clientCapabilities"));
+        let bad_plan = json!({"requestedOutputs": [{"audience": "programmatic"}]});
+        let err = conn.tools_call_params_json("t", None, &bad_plan, &json!({})).expect_err("plan");
+        assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/requestedOutputs/0", None));
+
+        let server = ServerTool::declare(&tool, None, &config).expect("declared");
+        let legacy = json!({"name": "old", "inputSchema": {"type": "object"}});
+        let texts = [server.advertise(&conn).to_string(), legacy.to_string()];
+        let list: Value = serde_json::from_str(&conn.tools_list_result_text(&texts).expect("listed")).expect("json");
+        assert_eq!(list, json!({"resultType": "complete", "tools": [server.advertise(&conn), legacy]}));
+        assert_eq!(
+            wire::project_tools_list(std::slice::from_ref(&server), &conn).expect("listed"),
+            json!({"resultType": "complete", "tools": [server.advertise(&conn)]})
+        );
+        let err = conn.tools_list_result_text(&["{}", "[[["]).expect_err("not JSON");
+        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/tools/1"));
     }
 
     #[test]

@@ -102,6 +102,29 @@ impl Plan {
         (!self.omit).then(|| selection::to_json(&self.selectors))
     }
 
+    /// Reads a plan as [`ReceivedTool::plan_json`] writes it, `{"requestedOutputs"?,
+    /// "schemas"?}`, e.g. handed back by a binding's caller to build the tools/call params.
+    /// `requestedOutputs` (absent or `null`: omitted) is checked for shape
+    /// ([`selection::check_shape`]) and each selector read, so a bad one is `malformed`,
+    /// `invalid-audience` or `invalid-combination` under `/requestedOutputs`; the server rules
+    /// on the rest. `schemas` is not read: a request carries no schema.
+    pub fn from_json(plan: &Value, limits: &crate::Limits) -> Result<Plan> {
+        let obj = plan.as_object().ok_or_else(|| Error::malformed("", "a plan must be an object"))?;
+        let Some(requested) = obj.get("requestedOutputs").filter(|v| !v.is_null()) else {
+            return Ok(Plan { selectors: vec![Selector::fallback()], omit: true, schemas: Vec::new() });
+        };
+        selection::check_shape(requested, limits)?;
+        let selectors = requested
+            .as_array()
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .enumerate()
+            .map(|(i, item)| Selector::read(item, &crate::error::pointer_index(selection::REQUESTED_OUTPUTS, i)))
+            .collect::<Result<Vec<_>>>()?;
+        // Kept as given, even exactly the fallback: the caller chose to send the field.
+        Ok(Plan { selectors, omit: false, schemas: Vec::new() })
+    }
+
     /// The schemas as `[{audience, format, schema}]`.
     pub fn schemas_json(&self) -> Value {
         Value::Array(
@@ -188,5 +211,56 @@ fn rebase(error: Error, from: &str, to: &str) -> Error {
     match error.path().strip_prefix(from) {
         Some(rest) => Error::new(error.code(), format!("{to}{rest}"), error.message().to_owned()),
         None => error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+
+    #[test]
+    fn plans_are_read_back_from_json() {
+        let limits = Limits::default();
+        let omitted = Plan::from_json(&json!({"schemas": []}), &limits).expect("a plan");
+        assert_eq!((omitted.requested_outputs(), omitted.selectors), (None, vec![Selector::fallback()]));
+        assert_eq!(
+            Plan::from_json(&json!({"requestedOutputs": null}), &limits).expect("a plan").requested_outputs(),
+            None
+        );
+        let requested = json!([{"audience": "programmatic", "format": "structured"}]);
+        let plan = Plan::from_json(&json!({"requestedOutputs": requested}), &limits).expect("a plan");
+        assert_eq!(plan.requested_outputs(), Some(requested));
+        let fallback = json!([{"audience": "assistant", "format": "content"}]);
+        let kept = Plan::from_json(&json!({"requestedOutputs": fallback}), &limits).expect("a plan");
+        assert_eq!(kept.requested_outputs(), Some(fallback), "sent as given");
+
+        let error = |plan: Value| Plan::from_json(&plan, &limits).map(|_| ()).expect_err("a bad plan");
+        let cases = [
+            (json!([]), ErrorCode::Malformed, ""),
+            (json!({"requestedOutputs": {}}), ErrorCode::Malformed, "/requestedOutputs"),
+            (json!({"requestedOutputs": [{"audience": "user"}]}), ErrorCode::Malformed, "/requestedOutputs/0"),
+            (
+                json!({"requestedOutputs": [{"audience": 1, "format": "content"}]}),
+                ErrorCode::Malformed,
+                "/requestedOutputs/0/audience",
+            ),
+            (
+                json!({"requestedOutputs": [{"audience": "model", "format": "content"}]}),
+                ErrorCode::InvalidAudience,
+                "/requestedOutputs/0/audience",
+            ),
+            (
+                json!({"requestedOutputs": [{"audience": "user", "format": "html"}]}),
+                ErrorCode::InvalidCombination,
+                "/requestedOutputs/0/format",
+            ),
+        ];
+        for (plan, code, path) in cases {
+            let err = error(plan);
+            assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (code, path, None));
+        }
+        let many = Value::Array(vec![json!({"audience": "user", "format": "content"}); 65]);
+        assert_eq!(error(json!({"requestedOutputs": many})).code(), ErrorCode::LimitExceeded);
     }
 }

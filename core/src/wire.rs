@@ -4,7 +4,7 @@
 
 use crate::audience::APPS_EXTENSION;
 use crate::connection::{Config, Connection};
-use crate::error::{jsonrpc, Error, Result};
+use crate::error::{jsonrpc, pointer_index, Error, Result};
 use crate::planning::Plan;
 use crate::server::ServerTool;
 use crate::version::ProtocolVersion;
@@ -17,6 +17,8 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The MIME type an Apps client must list in its `mimeTypes` setting.
 pub const APPS_MIME_TYPE: &str = "text/html;profile=mcp-app";
+/// JSON Pointer of the per-request protocol version inside `params`.
+const META_PROTOCOL_VERSION_PATH: &str = "/_meta/io.modelcontextprotocol~1protocolVersion";
 
 /// The protocol facts a request carries.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,12 +43,10 @@ impl RequestContext {
             .and_then(Value::as_object)
             .ok_or_else(|| Error::malformed("/_meta", "the request has no params._meta with its protocol version"))?;
         let version = match meta.get(META_PROTOCOL_VERSION) {
-            Some(Value::String(v)) => ProtocolVersion::parse(v)?,
+            // The parse error names the version string itself; the caller gave the params.
+            Some(Value::String(v)) => ProtocolVersion::parse(v).map_err(|e| e.under(META_PROTOCOL_VERSION_PATH))?,
             Some(_) => {
-                return Err(Error::malformed(
-                    "/_meta/io.modelcontextprotocol~1protocolVersion",
-                    "the protocol version must be a string",
-                ))
+                return Err(Error::malformed(META_PROTOCOL_VERSION_PATH, "the protocol version must be a string"))
             }
             None => return Err(Error::malformed("/_meta", format!("params._meta lacks {META_PROTOCOL_VERSION}"))),
         };
@@ -132,14 +132,30 @@ pub fn tools_call_params(
 /// The tools/list result for one connection: each tool advertised for its version and
 /// negotiated extensions.
 pub fn project_tools_list(tools: &[ServerTool], conn: &Connection) -> Result<Value> {
-    conn.limits().check_count(tools.len(), conn.limits().max_tools, "/tools", "tools")?;
-    let projected: Vec<Value> = tools.iter().map(|t| t.advertise(conn)).collect();
+    // Counted before any tool is advertised, so an oversized list costs nothing.
+    check_tool_count(tools.len(), conn)?;
+    tools_list_result(tools.iter().map(|t| t.advertise(conn)).collect(), conn)
+}
+
+/// The tools/list result for one connection from Tool objects as they are to be sent: tools
+/// already advertised for `conn`, and a server's not-yet-migrated legacy Tools, which go out as
+/// given. `resultType: "complete"` is added when the version has it. At most `max_tools` tools;
+/// each must be an object (`malformed` at `/tools/<i>`).
+pub fn tools_list_result(tools: Vec<Value>, conn: &Connection) -> Result<Value> {
+    check_tool_count(tools.len(), conn)?;
+    if let Some(i) = tools.iter().position(|t| !t.is_object()) {
+        return Err(Error::malformed(pointer_index("/tools", i), "a Tool must be an object"));
+    }
     let mut result = Map::new();
     if conn.version().has_result_type() {
         result.insert("resultType".into(), Value::from("complete"));
     }
-    result.insert("tools".into(), Value::Array(projected));
+    result.insert("tools".into(), Value::Array(tools));
     Ok(Value::Object(result))
+}
+
+fn check_tool_count(count: usize, conn: &Connection) -> Result<()> {
+    conn.limits().check_count(count, conn.limits().max_tools, "/tools", "tools")
 }
 
 /// The JSON-RPC error response for a failed server-side operation (`id` as in the request).
@@ -197,6 +213,7 @@ mod tests {
         }});
         let err = RequestContext::from_params(&unsupported).expect_err("unsupported");
         assert_eq!(err.code(), ErrorCode::UnsupportedProtocolVersion);
+        assert_eq!(err.path(), "/_meta/io.modelcontextprotocol~1protocolVersion");
         let rpc = err.to_jsonrpc_error().expect("a wire error");
         assert_eq!(rpc["code"], json!(-32022));
         assert_eq!(rpc["data"]["requested"], json!("2025-01-01"));
@@ -231,6 +248,27 @@ mod tests {
         assert!(legacy.get("resultType").is_none());
         assert!(legacy["tools"][0].get("outputVariants").is_none());
         assert_eq!(legacy["tools"][0]["outputSchema"], json!({"type": "object"}));
+    }
+
+    #[test]
+    fn tools_list_results_pass_legacy_tools_through() {
+        let legacy = json!({"name": "old", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}});
+        let config = Config::new();
+        let conn = Connection::new(ProtocolVersion::V2026_07_28, vec![], Arc::clone(&config));
+        let list = tools_list_result(vec![legacy.clone()], &conn).expect("listed");
+        assert_eq!(list, json!({"resultType": "complete", "tools": [legacy]}));
+        let old = Connection::new(ProtocolVersion::V2025_11_25, vec![], Arc::clone(&config));
+        assert_eq!(tools_list_result(vec![], &old).expect("listed"), json!({"tools": []}));
+        let err = tools_list_result(vec![legacy, json!("t")], &conn).expect_err("not an object");
+        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/tools/1"));
+        let limits = crate::Limits { max_tools: 1, ..crate::Limits::default() };
+        let tight = Connection::new(
+            ProtocolVersion::V2026_12_01,
+            vec![],
+            Arc::new(Config { registry: config.registry.clone(), limits }),
+        );
+        let err = tools_list_result(vec![json!({}), json!({})], &tight).expect_err("too many");
+        assert_eq!((err.code(), err.path()), (ErrorCode::LimitExceeded, "/tools"));
     }
 
     #[test]

@@ -9,10 +9,13 @@ import {
   declareTool,
   errorCodes,
   migrateTool,
+  protocolVersions,
   runOperation,
   type CallToolResult,
+  type JsonObject,
   type ErrorCode,
   type Plan,
+  type ProtocolVersion,
   type Route,
   type Selector,
   type ToolDeclaration,
@@ -65,6 +68,19 @@ try {
     }
   }
 }
+// The wire helpers: negotiation, per-request connections, tools/call params, tools/list.
+const newest: ProtocolVersion | undefined = protocolVersions[0];
+const clientCapabilities: JsonObject = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+const negotiated: Connection = Connection.negotiate(
+  { protocolVersion: newest ?? "2026-12-01", clientCapabilities, serverCapabilities: { extensions: {} } },
+  { limits: { maxTools: 100 } },
+);
+const params: JsonObject = negotiated.toolsCallParams("search", { q: "x" }, plan, clientCapabilities);
+const perRequest: Connection = Connection.fromRequest(params, { extensions: {} });
+const list: JsonObject = perRequest.toolsListResult([server, { name: "legacy", inputSchema: { type: "object" } }]);
+negotiated.toolsCallParams("search", undefined, {}, {});
+console.log(list, perRequest.protocolVersion);
+
 server.free();
 host.free();
 conn.free();
@@ -84,4 +100,10 @@ new ServerTool();
 const notText: string = host.route(undefined, result);
 // @ts-expect-error: unknown op
 runOperation("explode", {});
+// @ts-expect-error: negotiate needs both capabilities
+Connection.negotiate({ protocolVersion: "2026-12-01", clientCapabilities: {} });
+// @ts-expect-error: a plan, not its selectors
+negotiated.toolsCallParams("search", undefined, [{ audience: "assistant", format: "content" }], {});
+// @ts-expect-error: the list is read-only
+protocolVersions.push("2026-12-01");
 console.log(wrong, badSelector, notText);

@@ -7,9 +7,12 @@ same behaviour, corpus and error codes; it adapts types and errors only.
 
 Server: :meth:`ServerTool.declare` → :meth:`ServerTool.advertise` / :meth:`ServerTool.select`
 → :meth:`ServerTool.respond`. Client: :meth:`ReceivedTool.accept` → :meth:`ReceivedTool.plan`
-→ :meth:`ReceivedTool.check` / :meth:`ReceivedTool.route`. Values are plain ``dict`` / ``list``;
-results may also be given as JSON text (``str`` / ``bytes``). Every error is a
-:class:`McpOutputsError` (a ``ValueError``) with ``code``, ``message`` and ``path``.
+→ :meth:`ReceivedTool.check` / :meth:`ReceivedTool.route`. Connections and the wire:
+:meth:`Connection.negotiate` (after ``initialize`` / ``server/discover``),
+:meth:`Connection.from_request` (one request, from 2026-07-28 on),
+:meth:`Connection.tools_call_params`, :meth:`Connection.tools_list_result`. Values are plain
+``dict`` / ``list``; results may also be given as JSON text (``str`` / ``bytes``). Every error is
+a :class:`McpOutputsError` (a ``ValueError``) with ``code``, ``message`` and ``path``.
 """
 
 from . import types

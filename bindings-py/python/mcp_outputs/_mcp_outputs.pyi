@@ -76,12 +76,35 @@ class Connection:
         *,
         config: Optional[Config] = None,
     ) -> "Connection": ...
+    @staticmethod
+    def negotiate(
+        protocol_version: str,
+        client_capabilities: JsonObject,
+        server_capabilities: JsonObject,
+        *,
+        config: Optional[Config] = None,
+    ) -> "Connection": ...
+    @staticmethod
+    def from_request(
+        params: JsonObject,
+        server_capabilities: JsonObject,
+        *,
+        config: Optional[Config] = None,
+    ) -> "Connection": ...
     @property
     def protocol_version(self) -> ProtocolVersion: ...
     @property
     def negotiated(self) -> List[str]: ...
     @property
     def config(self) -> Config: ...
+    def tools_call_params(
+        self,
+        name: str,
+        arguments: Optional[JsonObject],
+        plan: Union[Plan, JsonObject],
+        client_capabilities: JsonObject,
+    ) -> Dict[str, Any]: ...
+    def tools_list_result(self, tools: Sequence[Union["ServerTool", JsonObject]]) -> Dict[str, Any]: ...
 
 @final
 class ServerTool:

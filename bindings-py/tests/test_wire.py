@@ -1,0 +1,127 @@
+"""The wire helpers: negotiation after initialize / server/discover, the per-request connection
+(from 2026-07-28 on), the tools/call params and the tools/list result, with their errors."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+import pytest
+
+import mcp_outputs
+from mcp_outputs import (
+    Config,
+    Connection,
+    InvalidProtocolVersionError,
+    LimitExceededError,
+    MalformedError,
+    ReceivedTool,
+    ServerTool,
+    UnsupportedProtocolVersionError,
+)
+
+APPS = "io.modelcontextprotocol/ui"
+CLIENT_CAPS: Dict[str, Any] = {"extensions": {APPS: {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+SERVER_CAPS: Dict[str, Any] = {"extensions": {APPS: {}, "com.example/other": {}}}
+TOOL: Dict[str, Any] = {
+    "name": "t",
+    "inputSchema": {"type": "object"},
+    "outputVariants": [
+        {"audience": "assistant", "format": "content"},
+        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+        {"audience": APPS, "format": "structured", "schema": {"type": "object"}},
+    ],
+}
+
+
+def meta(version: str) -> Dict[str, Any]:
+    return {
+        "name": "t",
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }
+
+
+def test_negotiate_agrees_on_version_and_extensions() -> None:
+    conn = Connection.negotiate("2026-12-01", CLIENT_CAPS, SERVER_CAPS)
+    assert conn.protocol_version == "2026-12-01" and conn.negotiated == [APPS]
+    no_mime = Connection.negotiate("2025-06-18", {"extensions": {APPS: {}}}, SERVER_CAPS, config=Config())
+    assert no_mime.protocol_version == "2025-06-18" and no_mime.negotiated == []
+
+
+def test_call_params_then_the_request_connection_then_tools_list() -> None:
+    conn = Connection.negotiate("2026-12-01", CLIENT_CAPS, SERVER_CAPS)
+    server = ServerTool.declare(TOOL)
+    host = ReceivedTool.accept(server.advertise(conn), conn)
+    plan = host.plan("apps", schemas=True)
+    arguments = {"q": "acme", "requestedOutputs": "from the model, ignored"}
+    params = conn.tools_call_params("t", arguments, plan, CLIENT_CAPS)
+    assert params == {
+        "name": "t",
+        "arguments": arguments,
+        "requestedOutputs": plan["requestedOutputs"],
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-12-01",
+            "io.modelcontextprotocol/clientCapabilities": CLIENT_CAPS,
+        },
+    }
+    old = Connection("2025-11-25")
+    requested = {"requestedOutputs": [{"audience": "programmatic", "format": "structured"}]}
+    assert old.tools_call_params("t", None, requested, {}) == {"name": "t"}
+
+    per_request = Connection.from_request(params, SERVER_CAPS)
+    assert per_request.protocol_version == "2026-12-01" and per_request.negotiated == [APPS]
+    legacy_tool = {"name": "old", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
+    listed = per_request.tools_list_result([server, legacy_tool])
+    assert listed == {"resultType": "complete", "tools": [server.advertise(per_request), legacy_tool]}
+    assert old.tools_list_result((server,)) == {"tools": [server.advertise(old)]}
+
+
+def test_request_errors_carry_the_jsonrpc_error() -> None:
+    with pytest.raises(UnsupportedProtocolVersionError) as unsupported:
+        Connection.from_request(meta("2031-01-01"), SERVER_CAPS)
+    rpc = unsupported.value.to_jsonrpc_error()
+    assert rpc is not None and rpc["code"] == -32022
+    assert rpc["data"]["requested"] == "2031-01-01"
+    assert tuple(rpc["data"]["supported"]) == mcp_outputs.PROTOCOL_VERSIONS
+    with pytest.raises(MalformedError) as missing:
+        Connection.from_request({"name": "t"}, SERVER_CAPS)
+    assert missing.value.jsonrpc_code == -32602
+    with pytest.raises(MalformedError) as server_fault:
+        Connection.from_request(meta("2026-12-01"), [])  # type: ignore[arg-type]
+    assert server_fault.value.jsonrpc_code == -32603
+    with pytest.raises(LimitExceededError) as deep:
+        Connection.from_request(meta("2026-12-01"), SERVER_CAPS, config=Config(limits={"maxDepth": 2}))
+    assert deep.value.jsonrpc_code == -32602
+
+    with pytest.raises(InvalidProtocolVersionError) as invalid:
+        Connection.negotiate("latest", {}, SERVER_CAPS)
+    assert (invalid.value.path, invalid.value.jsonrpc_code) == ("/protocolVersion", -32602)
+    with pytest.raises(UnsupportedProtocolVersionError) as too_old:
+        Connection.negotiate("2024-01-01", {}, SERVER_CAPS)
+    assert too_old.value.jsonrpc_code == -32022
+    with pytest.raises(MalformedError) as caps:
+        Connection.negotiate("2025-11-25", None, SERVER_CAPS)  # type: ignore[arg-type]
+    assert (caps.value.path, caps.value.jsonrpc_code) == ("/clientCapabilities", -32602)
+
+
+def test_client_side_errors_are_local() -> None:
+    conn = Connection()
+    with pytest.raises(MalformedError) as plan:
+        conn.tools_call_params("t", {}, {"requestedOutputs": [{"audience": "user"}]}, {})
+    assert (plan.value.path, plan.value.to_jsonrpc_error()) == ("/requestedOutputs/0", None)
+    with pytest.raises(MalformedError) as arguments:
+        conn.tools_call_params("t", [1], {}, {})  # type: ignore[arg-type]
+    assert arguments.value.path == "/arguments"
+    with pytest.raises(MalformedError) as item:
+        conn.tools_list_result([{"name": "a"}, "b"])  # type: ignore[list-item]
+    assert item.value.path == "/tools/1"
+    with pytest.raises(MalformedError) as unconvertible:
+        conn.tools_list_result([{"name": {1: 2}}])
+    assert unconvertible.value.path == "/tools/0/name"
+    with pytest.raises(MalformedError):
+        conn.tools_list_result({"name": "a"})  # type: ignore[arg-type]
+    tight = Connection(config=Config(limits={"maxTools": 1}))
+    with pytest.raises(LimitExceededError):
+        tight.tools_list_result([{}, {}])
