@@ -139,6 +139,12 @@ export function bind(raw) {
         ),
       );
     }
+    /** The `params` of any request (tools/list, resources/read, …): `_meta` from 2026-07-28 on. */
+    requestParams(params, clientCapabilities) {
+      return parse(
+        call(() => this._raw.requestParams(toText(params, "params"), toText(clientCapabilities, "clientCapabilities"))),
+      );
+    }
     /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as given. */
     toolsListResult(tools) {
       if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "tools must be an array");

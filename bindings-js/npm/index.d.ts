@@ -43,9 +43,9 @@ export declare const errorCodes: readonly ErrorCode[];
 export declare const coreVersion: string;
 
 /** The supported protocol revisions (any `YYYY-MM-DD` string is accepted as input; others are errors). */
-export type ProtocolVersion = "2026-12-01" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
+export type ProtocolVersion = "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25" | "2026-07-28" | "2026-12-01";
 
-/** The supported protocol revisions, newest first (the core's list, in the order of `ProtocolVersion`). */
+/** The supported protocol revisions, oldest first (the core's list, in the order of `ProtocolVersion`). */
 export declare const protocolVersions: readonly ProtocolVersion[];
 
 export type CoreAudience = "assistant" | "user" | "programmatic";
@@ -255,6 +255,12 @@ export declare class Connection {
    * carries the version and `clientCapabilities`: `{name, arguments?, requestedOutputs?, _meta?}`.
    */
   toolsCallParams(name: string, args: JsonObject | undefined, plan: Plan, clientCapabilities: JsonObject): JsonObject;
+  /**
+   * Client side: the `params` of any request on this connection (tools/list, resources/read, …):
+   * from 2026-07-28 on, `_meta` gains the version and `clientCapabilities` (what it held stays);
+   * before, `params` unchanged.
+   */
+  requestParams(params: JsonObject, clientCapabilities: JsonObject): JsonObject;
   /**
    * Server side: the tools/list result for this connection. A `ServerTool` is advertised for the
    * connection; a plain Tool object (a legacy tool not yet migrated) is sent as given.

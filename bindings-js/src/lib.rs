@@ -60,7 +60,7 @@ pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
 
-/// The supported protocol revisions, newest first, as a JSON array.
+/// The supported protocol revisions, oldest first, as a JSON array.
 #[wasm_bindgen(js_name = protocolVersions)]
 pub fn protocol_versions() -> String {
     facade::protocol_versions().to_string()
@@ -124,6 +124,17 @@ impl RawConnection {
             let plan = config.limits.parse_text(&plan, "plan")?;
             let caps = config.limits.parse_text(&client_capabilities, "clientCapabilities")?;
             Ok(self.inner.tools_call_params_json(&name, arguments.as_ref(), &plan, &caps)?.to_string())
+        })())
+    }
+
+    /// The `params` of any request on this connection (JSON text in, JSON text out).
+    #[wasm_bindgen(js_name = requestParams)]
+    pub fn request_params(&self, params: String, client_capabilities: String) -> JsResult<String> {
+        lift((|| {
+            let limits = &self.inner.config().limits;
+            let params = limits.parse_text(&params, "params")?;
+            let caps = limits.parse_text(&client_capabilities, "clientCapabilities")?;
+            Ok(self.inner.request_params_json(&params, &caps)?.to_string())
         })())
     }
 

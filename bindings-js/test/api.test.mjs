@@ -71,11 +71,11 @@ test("error codes: runtime list (from ErrorCode::ALL) equals the .d.ts union, in
   assert.ok(Object.isFrozen(mcp.errorCodes));
 });
 
-test("protocol versions: the core's list, newest first, equals the .d.ts union in order", () => {
+test("protocol versions: the core's list, oldest first, equals the .d.ts union in order", () => {
   const union = dts.match(/export type ProtocolVersion =([^;]*);/)[1];
   const declared = [...union.matchAll(/"([0-9-]+)"/g)].map((m) => m[1]);
   assert.deepEqual(declared, [...mcp.protocolVersions]);
-  assert.equal(mcp.protocolVersions[0], new mcp.Connection().protocolVersion);
+  assert.equal(mcp.protocolVersions.at(-1), new mcp.Connection().protocolVersion);
   assert.ok(Object.isFrozen(mcp.protocolVersions));
 });
 
@@ -113,6 +113,13 @@ test("wire helpers: negotiate → toolsCallParams → fromRequest → toolsListR
   assert.deepEqual(noMime.toolsCallParams("t", undefined, {}, {}), { name: "t" });
   const legacyPlan = { requestedOutputs: [{ audience: "programmatic", format: "structured" }] };
   assert.deepEqual(noMime.toolsCallParams("t", {}, legacyPlan, {}), { name: "t", arguments: {} }, "never before 2026-12-01");
+  // Any other request: `_meta` from 2026-07-28 on, keeping what it held; unchanged before.
+  const listParams = conn.requestParams({ cursor: "c", _meta: { k: 1 } }, clientCapabilities);
+  assert.deepEqual(listParams, { cursor: "c", _meta: { k: 1, ...params._meta } });
+  assertPlain(listParams);
+  assert.deepEqual(noMime.requestParams({ cursor: "c" }, {}), { cursor: "c" });
+  assert.equal(thrown(() => conn.requestParams([], {})).code, "malformed");
+  assert.equal(thrown(() => conn.requestParams({}, 1)).path, "/clientCapabilities");
 
   // Server: the request's own connection, then the call.
   const perRequest = mcp.Connection.fromRequest(params, serverCapabilities);
@@ -141,7 +148,7 @@ test("wire helpers: errors carry the core's JSON-RPC error", () => {
   const rpc = unsupported.toJsonRpcError();
   assert.equal(rpc.code, -32022);
   assert.equal(rpc.data.requested, "2031-01-01");
-  assert.deepEqual(rpc.data.supported, [...mcp.protocolVersions].reverse());
+  assert.deepEqual(rpc.data.supported, [...mcp.protocolVersions]);
   const missing = thrown(() => mcp.Connection.fromRequest({ name: "t" }, caps));
   assert.deepEqual([missing.code, missing.toJsonRpcError().code], ["malformed", -32602]);
   assert.equal(thrown(() => mcp.Connection.fromRequest(meta("2026-12-01"), [])).toJsonRpcError().code, -32603);

@@ -295,6 +295,22 @@ impl PyConnection {
         })
     }
 
+    /// The `params` of any request (tools/list, resources/read, …): `_meta` from 2026-07-28 on.
+    fn request_params(
+        &self,
+        py: Python<'_>,
+        params: &Bound<'_, PyAny>,
+        client_capabilities: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        guard(py, || {
+            let limits = self.inner.limits();
+            let (params, _) = convert::argument(params, limits).or_raise(py)?;
+            let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
+            let params = self.inner.request_params_json(&params, &caps).or_raise(py)?;
+            Ok(to_py(py, &params)?.unbind())
+        })
+    }
+
     /// The tools/list result: each `ServerTool` advertised for this connection, each dict (a
     /// legacy Tool not yet migrated) as given.
     fn tools_list_result(&self, py: Python<'_>, tools: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

@@ -69,6 +69,13 @@ def test_call_params_then_the_request_connection_then_tools_list() -> None:
     old = Connection("2025-11-25")
     requested = {"requestedOutputs": [{"audience": "programmatic", "format": "structured"}]}
     assert old.tools_call_params("t", None, requested, {}) == {"name": "t"}
+    # Any other request: `_meta` from 2026-07-28 on, keeping what it held; unchanged before.
+    list_params = conn.request_params({"cursor": "c", "_meta": {"k": 1}}, CLIENT_CAPS)
+    assert list_params == {"cursor": "c", "_meta": {"k": 1, **params["_meta"]}}
+    assert old.request_params({"cursor": "c"}, {}) == {"cursor": "c"}
+    with pytest.raises(MalformedError) as bad:
+        conn.request_params({}, 1)  # type: ignore[arg-type]
+    assert bad.value.path == "/clientCapabilities"
 
     per_request = Connection.from_request(params, SERVER_CAPS)
     assert per_request.protocol_version == "2026-12-01" and per_request.negotiated == [APPS]

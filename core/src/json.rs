@@ -74,9 +74,10 @@ pub fn connection(config: &Arc<Config>, value: Option<&Value>) -> Result<Connect
     Connection::from_json(version, obj.get("negotiated"), Arc::clone(config))
 }
 
-/// The supported protocol revisions, newest first (the order a client prefers them in).
+/// The supported protocol revisions, oldest first: the order of `ProtocolVersion::ALL`, of the
+/// `supported` list a -32022 error carries, and of Python's `PROTOCOL_VERSIONS`.
 pub fn protocol_versions() -> Value {
-    Value::Array(ProtocolVersion::ALL.iter().rev().map(|v| Value::from(v.as_str())).collect())
+    Value::Array(ProtocolVersion::ALL.iter().map(|v| Value::from(v.as_str())).collect())
 }
 
 /// The connection both sides agree on after `initialize` (revisions up to 2025-11-25) or
@@ -178,6 +179,19 @@ impl Connection {
         }
         let plan = Plan::from_json(plan, self.limits())?;
         Ok(wire::tools_call_params(name, arguments, &plan, self.version(), client_capabilities))
+    }
+
+    /// The `params` of any request on this connection ([`wire::request_params`]): from
+    /// 2026-07-28 on, `_meta` carries the version and `client_capabilities`. Both must be
+    /// objects (`malformed` at `""`, `/clientCapabilities`). Client-side errors: no JSON-RPC code.
+    pub fn request_params_json(&self, params: &Value, client_capabilities: &Value) -> Result<Value> {
+        let Value::Object(params) = params else {
+            return Err(Error::malformed("", "request params must be an object"));
+        };
+        if !client_capabilities.is_object() {
+            return Err(Error::malformed("/clientCapabilities", "client capabilities must be an object"));
+        }
+        Ok(wire::request_params(params.clone(), self.version(), client_capabilities))
     }
 
     /// The tools/list result for this connection from Tool objects ([`wire::tools_list_result`]:
@@ -358,11 +372,11 @@ mod tests {
     }
 
     #[test]
-    fn protocol_versions_newest_first() {
+    fn protocol_versions_oldest_first() {
         let versions = protocol_versions();
-        assert_eq!(versions.get(0), Some(&json!(crate::ProtocolVersion::LATEST.as_str())));
+        assert_eq!(versions.as_array().and_then(|v| v.last()), Some(&json!(crate::ProtocolVersion::LATEST.as_str())));
         assert_eq!(versions.as_array().map(Vec::len), Some(crate::ProtocolVersion::ALL.len()));
-        assert_eq!(versions.as_array().and_then(|v| v.last()), Some(&json!("2024-11-05")));
+        assert_eq!(versions.get(0), Some(&json!("2024-11-05")));
     }
 
     #[test]
@@ -479,6 +493,24 @@ mod tests {
         );
         let err = conn.tools_list_result_text(&["{}", "[[["]).expect_err("not JSON");
         assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/tools/1"));
+    }
+
+    #[test]
+    fn request_params_carry_the_version_from_2026_07_28_on() {
+        let config = Config::new();
+        let conn = Connection::new(crate::ProtocolVersion::V2026_07_28, vec![], Arc::clone(&config));
+        let params =
+            conn.request_params_json(&json!({"cursor": "c", "_meta": {"k": 1}}), &apps_caps()).expect("params");
+        assert_eq!(params["cursor"], json!("c"));
+        assert_eq!(params["_meta"]["k"], json!(1), "what _meta held stays");
+        let back = connection_from_request(&config, &params, &json!({})).expect("the server reads it back");
+        assert_eq!(back.version(), crate::ProtocolVersion::V2026_07_28);
+        let old = Connection::new(crate::ProtocolVersion::V2025_11_25, vec![], Arc::clone(&config));
+        assert_eq!(old.request_params_json(&json!({}), &apps_caps()).expect("params"), json!({}));
+        let err = conn.request_params_json(&json!([]), &json!({})).expect_err("not an object");
+        assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "", None));
+        let err = conn.request_params_json(&json!({}), &json!(1)).expect_err("capabilities");
+        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/clientCapabilities"));
     }
 
     #[test]

@@ -120,8 +120,19 @@ pub fn tools_call_params(
     if let Some(requested) = plan.requested_outputs().filter(|_| !version.is_legacy()) {
         params.insert("requestedOutputs".into(), requested);
     }
+    request_params(params, version, client_capabilities)
+}
+
+/// The `params` of any request on a connection (client side): from 2026-07-28 on, `_meta`
+/// gains the protocol version and the client capabilities, next to what it already holds;
+/// before, the params are unchanged (`initialize` agreed on both). A `_meta` that is not an
+/// object is replaced: the request would be invalid with it.
+pub fn request_params(mut params: Map<String, Value>, version: ProtocolVersion, client_capabilities: &Value) -> Value {
     if version >= ProtocolVersion::V2026_07_28 {
-        let mut meta = Map::new();
+        let mut meta = match params.remove("_meta") {
+            Some(Value::Object(meta)) => meta,
+            _ => Map::new(),
+        };
         meta.insert(META_PROTOCOL_VERSION.into(), Value::from(version.as_str()));
         meta.insert(META_CLIENT_CAPABILITIES.into(), client_capabilities.clone());
         params.insert("_meta".into(), Value::Object(meta));

@@ -69,7 +69,7 @@ try {
   }
 }
 // The wire helpers: negotiation, per-request connections, tools/call params, tools/list.
-const newest: ProtocolVersion | undefined = protocolVersions[0];
+const newest: ProtocolVersion | undefined = protocolVersions.at(-1);
 const clientCapabilities: JsonObject = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
 const negotiated: Connection = Connection.negotiate(
   { protocolVersion: newest ?? "2026-12-01", clientCapabilities, serverCapabilities: { extensions: {} } },
@@ -79,6 +79,7 @@ const params: JsonObject = negotiated.toolsCallParams("search", { q: "x" }, plan
 const perRequest: Connection = Connection.fromRequest(params, { extensions: {} });
 const list: JsonObject = perRequest.toolsListResult([server, { name: "legacy", inputSchema: { type: "object" } }]);
 negotiated.toolsCallParams("search", undefined, {}, {});
+const listParams: JsonObject = negotiated.requestParams({ cursor: "c" }, clientCapabilities);
 console.log(list, perRequest.protocolVersion);
 
 server.free();
