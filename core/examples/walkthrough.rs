@@ -1812,11 +1812,11 @@ fn block_lines(block: &Value, indent: usize) -> Vec<String> {
                 .collect()
         }
         "image" | "audio" => {
-            let size = block["data"].as_str().map_or(0, str::len);
-            vec![format!(
-                "{pad}{kind}  {} · {size} base64 chars{annotations}",
-                block["mimeType"].as_str().unwrap_or("?")
-            )]
+            // The decoded size: what the user's view would show, not the base64 text.
+            let bytes = block["data"].as_str().map_or(0, |data| {
+                (data.len() / 4 * 3).saturating_sub(data.bytes().rev().take(2).filter(|b| *b == b'=').count())
+            });
+            vec![format!("{pad}{kind}  {} · {bytes} bytes{annotations}", block["mimeType"].as_str().unwrap_or("?"))]
         }
         "resource_link" => vec![format!(
             "{pad}resource_link  {} \u{2192} {}{annotations}",
