@@ -1,12 +1,13 @@
 # mcp-outputs: `make test` installs what it needs and runs every suite; `make demo` starts the
-# prototype a reviewer runs; `make bench` prints the performance ratios.
+# prototype a reviewer runs (terminal walkthrough, then the web demo); `make bench` prints the
+# performance ratios.
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py lint walkthrough
+.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo lint walkthrough
 
-test: rust-tools lint test-rust test-js test-py
+test: rust-tools lint test-rust test-js test-py test-demo
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -31,7 +32,13 @@ test-js:
 test-py:
 	$(MAKE) -C bindings-py test
 
+# The browser end-to-end scenarios of the web demo (headless Chromium).
+test-demo:
+	$(MAKE) -C web-demo test
+
+# The prototype: the terminal walkthrough of PLAN-1..15, then the web demo served on 127.0.0.1.
 demo: walkthrough
+	$(MAKE) -C web-demo serve
 
 walkthrough:
 	$(CARGO) run --locked -q -p mcp-outputs --example walkthrough

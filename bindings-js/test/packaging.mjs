@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, extname, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumLaunchOptions } from "../../tests/browser/chromium.mjs";
 
 const pkgDir = fileURLToPath(new URL("../npm/", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-outputs-pack-"));
@@ -105,20 +106,7 @@ try { ${CALL}
   const profile = mkdtempSync(join(tmpdir(), "mcp-outputs-chromium-"));
   let context;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions);
     const tab = await context.newPage();
     const errors = [];
     tab.on("pageerror", (e) => errors.push(String(e)));
