@@ -20,7 +20,7 @@ function el(tag, attributes = {}, ...children) {
     if (key === "class") node.className = value;
     else node.setAttribute(key, value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -243,7 +243,7 @@ function run() {
 
 function fill(name, ...children) {
   const body = pane(name).querySelector(".body");
-  body.replaceChildren(...children.flat().filter(Boolean));
+  body.replaceChildren(...children.flat(Infinity).filter(Boolean));
 }
 
 function setCount(name, count) {
@@ -355,7 +355,7 @@ function renderVerdict(trace) {
   const set = (outcome, cls, ...children) => {
     verdict.className = `verdict ${cls}`;
     verdict.dataset.outcome = outcome;
-    verdict.replaceChildren(...children.flat().filter((c) => c !== ""));
+    verdict.replaceChildren(...children.flat(Infinity).filter((c) => c !== ""));
   };
   const code = (error) => el("code", {}, error.code);
   if (trace.stop === "not-listed") {

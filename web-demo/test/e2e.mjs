@@ -468,6 +468,9 @@ try {
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
       await fn();
       assert.deepEqual(pageErrors, [], "the page logged no errors");
+      // A list put where a node belongs renders as "[object …]": never on a rendered pane.
+      const text = await page.evaluate(() => document.body.innerText);
+      assert.doesNotMatch(text, /\[object \w+\]/, "no pane shows an unrendered object");
       passed += 1;
       console.log(`ok   ${name}`);
     } catch (error) {
