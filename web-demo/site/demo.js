@@ -197,6 +197,8 @@ function readEditor(id, what) {
   }
 }
 
+const connectionControls = () => ({ protocolVersion: $("#version").value, apps: $("#apps").checked });
+
 function run() {
   const entry = currentEntry();
   $("#editor-error").textContent = "";
@@ -219,8 +221,7 @@ function run() {
 
   try {
     const trace = host.run({
-      protocolVersion: $("#version").value,
-      apps: $("#apps").checked,
+      ...connectionControls(),
       mode: $("#mode").value,
       toolName,
       arguments: entry.arguments,
@@ -317,6 +318,16 @@ function renderRequest(trace) {
       ),
     );
   }
+  if (trace.plan.schemas?.length) {
+    parts.push(
+      el(
+        "details",
+        {},
+        el("summary", {}, "schemas of the planned structured outputs, the only ones a model writing code sees (SEL-7)"),
+        json(trace.plan.schemas, "plan-schemas"),
+      ),
+    );
+  }
   if (trace.edited) parts.push(note(el("b", {}, "Edited:"), " requestedOutputs is sent exactly as typed."));
   parts.push(wireText(trace.call.requestText, "request"));
   fill("request", parts);
@@ -389,6 +400,7 @@ function renderRouting(trace, declaration, produced) {
   const route = trace.route;
   for (const name of ["model", "user", "program", "view", "dropped"]) setCount(name, route ? 0 : null);
   pane("view").dataset.viewState = "none";
+  delete pane("view").dataset.viewReports;
   if (!route) {
     for (const name of ["model", "user", "program", "dropped"]) fill(name, empty("Nothing routed."));
     pane("view").querySelector(".frame-slot").replaceChildren();
@@ -444,6 +456,8 @@ function renderView(trace) {
   const uri = entry._meta?.ui?.resourceUri;
   const html = typeof uri === "string" ? host.readViewResource(uri) : null;
   const report = el("pre", { class: "json", "data-role": "report" }, "(waiting for the View)");
+  const viewCalls = [];
+  const viewCallsPre = el("pre", { class: "json", "data-role": "view-calls" }, "[]");
   const log = el("pre", { class: "json", "data-role": "postmessage-log" }, "");
   const messages = [];
   notes.replaceChildren(
@@ -451,6 +465,8 @@ function renderView(trace) {
     json(route.view, "payload"),
     label("the View reports it received"),
     report,
+    label("tools/call made by the View (its Refresh button)"),
+    viewCallsPre,
     el("details", {}, el("summary", {}, "postMessage log"), log),
   );
   setCount("view", 1);
@@ -459,7 +475,9 @@ function renderView(trace) {
     return;
   }
   viewPane.dataset.viewState = "mounted";
-  unmountView = mountView(slot, html, { arguments: trace.call ? JSON.parse(trace.call.requestText).params.arguments : {}, payload: route.view }, {
+  const toolArguments = JSON.parse(trace.call.requestText).params.arguments ?? {};
+  const call = { toolName: trace.toolName, arguments: toolArguments, payload: route.view };
+  unmountView = mountView(slot, html, call, {
     onMessage(direction, message) {
       messages.push({ direction, message });
       log.textContent = pretty(messages);
@@ -467,8 +485,35 @@ function renderView(trace) {
     onReport(data) {
       report.textContent = pretty(data);
       viewPane.dataset.viewState = "reported";
+      viewPane.dataset.viewReports = String(Number(viewPane.dataset.viewReports ?? 0) + 1);
+    },
+    onToolCall(params) {
+      const answer = callFromView(trace.toolName, params);
+      viewCalls.push(answer.record);
+      viewCallsPre.textContent = pretty(viewCalls);
+      return answer.reply;
     },
   });
+}
+
+/**
+ * A View calling its own tool: the host asks for what the View consumes (the app-only mode:
+ * the ui output alone), routes the result like any other and answers with the View payload
+ * only, so a View-initiated call cannot leak other audiences' outputs into the View either.
+ */
+function callFromView(toolName, params) {
+  if (params.name !== toolName) {
+    const error = { code: -32602, message: `A View may call only its own tool (${toolName})` };
+    return { reply: { error }, record: { name: params.name, error } };
+  }
+  const viewTrace = host.run({ ...connectionControls(), mode: "app-only", toolName, arguments: params.arguments ?? {}, requestedOutputsText: null });
+  const record = { name: toolName, requestedOutputs: viewTrace.sentText ? JSON.parse(viewTrace.sentText) : null };
+  if (viewTrace.route?.view) return { reply: { result: viewTrace.route.view }, record: { ...record, outcome: "view payload" } };
+  const error = viewTrace.call?.response.error ?? {
+    code: -32603,
+    message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.acceptError ?? { code: "no View payload" }).code}`,
+  };
+  return { reply: { error }, record: { ...record, error } };
 }
 
 function renderDropped(trace, declaration, produced) {

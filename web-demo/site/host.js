@@ -93,7 +93,8 @@ export class DemoHost {
     // refused by the planner; the host then calls with the fallback (field omitted).
     let plan = {};
     try {
-      plan = received.plan({ mode: trace.mode });
+      // With the schemas of what it will request: the only ones a model planning code sees (SEL-7).
+      plan = received.plan({ mode: trace.mode, schemas: true });
     } catch (error) {
       trace.planError = errorJson(error);
     }

@@ -10,8 +10,9 @@ const HOST_INFO = { name: "mcp-outputs-demo-host", version: "0.1.0" };
 /**
  * Mounts the View in `container` and plays the call to it.
  * @param html the `ui://` resource's HTML
- * @param call `{arguments, payload}`: the tool's arguments and the route's `view` payload
- * @param hooks `{onMessage(direction, message), onReport(data)}`
+ * @param call `{toolName, arguments, payload}`: the tool, its arguments and the route's `view` payload
+ * @param hooks `{onMessage(direction, message), onReport(data), onToolCall(params)}`; onToolCall
+ *   answers a View's own tools/call with `{result}` (a View payload) or `{error}` (JSON-RPC)
  * @returns a function that unmounts the View
  */
 export function mountView(container, html, call, hooks) {
@@ -42,7 +43,7 @@ export function mountView(container, html, call, hooks) {
           protocolVersion: UI_PROTOCOL_VERSION,
           hostInfo: HOST_INFO,
           hostCapabilities: {},
-          hostContext: { theme: "light", displayMode: "inline" },
+          hostContext: { theme: "light", displayMode: "inline", toolInfo: { tool: { name: call.toolName } } },
         },
       });
     } else if (message.method === "ui/notifications/initialized") {
@@ -50,6 +51,10 @@ export function mountView(container, html, call, hooks) {
       post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: call.payload });
     } else if (message.method === "notifications/message" && message.params?.logger === "app-view") {
       hooks.onReport(message.params.data);
+    } else if (message.method === "tools/call" && message.id !== undefined) {
+      post({ jsonrpc: "2.0", id: message.id, ...hooks.onToolCall(message.params ?? {}) });
+    } else if (message.id !== undefined && message.method !== undefined) {
+      post({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
     }
   };
   window.addEventListener("message", listener);

@@ -84,6 +84,7 @@ function snapshot() {
       declareError: code('[data-role="declare-error"]'),
       acceptError: code('[data-role="accept-error"]'),
       planError: code('[data-role="plan-error"]'),
+      planSchemas: parse('[data-role="plan-schemas"]'),
       request: parse('[data-role="request"]'),
       response: parse('[data-role="response"]'),
       rpcError: q('[data-role="rpc-error"]') && { code: code('[data-role="rpc-error"]'), rpc: Number(q('[data-role="rpc-error"]').dataset.rpc) },
@@ -156,6 +157,10 @@ test("PLAN-2 code mode: programmatic/structured goes to the program, never the m
   await setup({ mode: "code" });
   const s = await snapshot();
   assert.deepEqual(s.request.params.requestedOutputs, [{ audience: "programmatic", format: "structured" }]);
+  // The model writing code is shown the programmatic schema alone (SEL-7).
+  const declared = JSON.parse(await page.inputValue("#declaration")).outputVariants;
+  const programmatic = declared.find((v) => v.audience === "programmatic");
+  assert.deepEqual(s.planSchemas, [{ audience: "programmatic", format: "structured", schema: programmatic.schema }]);
   assert.deepEqual(names(s.response.result.outputs), ["programmatic/structured"]);
   assert.deepEqual(s.program[0].structuredContent, produced("search_customers", "programmatic/structured").structuredContent);
   assert.deepEqual([s.model, s.user, s.counts.model], [[], [], "0"]);
@@ -255,6 +260,21 @@ test("PLAN-8 App-only call requesting the ui output: only the View gets data", a
   assert.deepEqual(s.viewPayload._meta, { [APPS]: { continuationToken: "dash_opaque_token" } });
   assertViewGotOnly(await viewReport(), s.viewPayload, {});
   assert.match(s.droppedText, /com\.example\/trace/);
+});
+
+test("PLAN-8 the App's own tools/call: the host asks for the ui output alone and answers with the View payload", async () => {
+  await setup({ tool: "refresh_dashboard", mode: "app-only" });
+  const first = await snapshot();
+  await viewReport();
+  const frame = page.frameLocator('[data-pane="view"] iframe');
+  await frame.locator("#refresh").click();
+  await page.waitForSelector('[data-pane="view"][data-view-reports="2"]', { timeout: 10_000 });
+  const report = await page.evaluate(() => JSON.parse(document.querySelector('[data-role="report"]').textContent));
+  const answer = report.received.at(-1);
+  assert.equal(answer.id, 2);
+  assert.deepEqual(answer.result, first.viewPayload, "the View gets the View payload again, nothing more");
+  const calls = await page.evaluate(() => JSON.parse(document.querySelector('[data-role="view-calls"]').textContent));
+  assert.deepEqual(calls, [{ name: "refresh_dashboard", requestedOutputs: [{ audience: APPS, format: "structured" }], outcome: "view payload" }]);
 });
 
 test("PLAN-9 App-only tool called without requestedOutputs: the assistant/content fallback", async () => {
