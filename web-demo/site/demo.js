@@ -62,15 +62,37 @@ function dataTable(value) {
     return el(
       "table",
       { class: "data" },
-      el("thead", {}, el("tr", {}, keys.map((k) => el("th", {}, k)))),
-      el("tbody", {}, rows.map((r) => el("tr", {}, keys.map((k) => el("td", {}, cellText(r[k])))))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          keys.map((k) => el("th", {}, k)),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        rows.map((r) =>
+          el(
+            "tr",
+            {},
+            keys.map((k) => el("td", {}, cellText(r[k]))),
+          ),
+        ),
+      ),
     );
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
     return el(
       "table",
       { class: "data" },
-      el("tbody", {}, Object.entries(value).map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, cellText(v))))),
+      el(
+        "tbody",
+        {},
+        Object.entries(value).map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, cellText(v)))),
+      ),
     );
   }
   return json(value);
@@ -85,7 +107,9 @@ function contentBlocks(blocks, textClass) {
   for (const block of blocks ?? []) {
     if (block?.type === "text") nodes.push(el("p", { class: textClass }, block.text));
     else if (block?.type === "image" && /^image\/[\w.+-]+$/.test(block.mimeType ?? "")) {
-      images.append(el("img", { src: `data:${block.mimeType};base64,${block.data}`, alt: `image (${block.mimeType})` }));
+      images.append(
+        el("img", { src: `data:${block.mimeType};base64,${block.data}`, alt: `image (${block.mimeType})` }),
+      );
     } else if (block?.type === "audio" && /^audio\/[\w.+-]+$/.test(block.mimeType ?? "")) {
       nodes.push(el("audio", { controls: "", src: `data:${block.mimeType};base64,${block.data}` }));
     } else nodes.push(json(block));
@@ -126,6 +150,7 @@ async function loadCatalogue() {
   }));
   const broken = tools.invalidDeclarations.map(({ why, tool }) => ({
     kind: "declared",
+    broken: true,
     tool,
     produced: { outputs: [] },
     arguments: {},
@@ -141,7 +166,7 @@ async function loadCatalogue() {
 
 function kindLabel(entry) {
   if (entry.kind === "legacy") return "legacy-only, not migrated";
-  if (entry.note.startsWith("Deliberately broken")) return "broken declaration";
+  if (entry.broken) return "broken declaration";
   const visibility = entry.tool._meta?.ui?.visibility;
   if (Array.isArray(visibility) && !visibility.includes("model")) return "App-only";
   return `${entry.tool.outputVariants.length} variants`;
@@ -165,9 +190,11 @@ for (const entry of entries) {
 }
 
 $("#core-version").textContent = `mcp-outputs core ${coreVersion} · wasm`;
-for (const entry of entries) $("#tool").append(el("option", { value: entry.tool.name }, `${entry.tool.name} · ${kindLabel(entry)}`));
+for (const entry of entries)
+  $("#tool").append(el("option", { value: entry.tool.name }, `${entry.tool.name} · ${kindLabel(entry)}`));
 for (const version of [...protocolVersions].reverse()) $("#version").append(el("option", { value: version }, version));
-for (const [value, { label: text }] of Object.entries(SERVER_BEHAVIOURS)) $("#behaviour").append(el("option", { value }, text));
+for (const [value, { label: text }] of Object.entries(SERVER_BEHAVIOURS))
+  $("#behaviour").append(el("option", { value }, text));
 const showBehaviourHint = () => ($("#behaviour-note").textContent = SERVER_BEHAVIOURS[$("#behaviour").value].hint);
 showBehaviourHint();
 
@@ -286,19 +313,39 @@ function renderToolsList(trace, declaration) {
   const parts = [];
   const refused = server.rejected.get(name);
   if (refused) {
-    parts.push(errorBox("declare-error", refused.toJSON(), "The server's declareTool refused this declaration, so tools/list does not carry it:"));
+    parts.push(
+      errorBox(
+        "declare-error",
+        refused.toJSON(),
+        "The server's declareTool refused this declaration, so tools/list does not carry it:",
+      ),
+    );
   } else if (!trace.entry && trace.toolsList) {
     parts.push(empty(`${name} is not in tools/list.`));
   }
   if (trace.entry) {
     const visibility = trace.entry._meta?.ui?.visibility;
     if (Array.isArray(visibility) && !visibility.includes("model")) {
-      parts.push(note(el("b", {}, "App-only"), ` (visibility ${JSON.stringify(visibility)}): the host never offers it to the model; its App calls it.`));
+      parts.push(
+        note(
+          el("b", {}, "App-only"),
+          ` (visibility ${JSON.stringify(visibility)}): the host never offers it to the model; its App calls it.`,
+        ),
+      );
     }
     if (trace.acceptError) parts.push(errorBox("accept-error", trace.acceptError, "The host rejects this tool:"));
     parts.push(label("as advertised on this connection"), json(trace.entry, "entry"));
   }
-  if (trace.toolsList) parts.push(el("details", {}, el("summary", {}, "whole tools/list exchange"), wireText(trace.toolsList.requestText, "list-request"), wireText(trace.toolsList.responseText, "list-response")));
+  if (trace.toolsList)
+    parts.push(
+      el(
+        "details",
+        {},
+        el("summary", {}, "whole tools/list exchange"),
+        wireText(trace.toolsList.requestText, "list-request"),
+        wireText(trace.toolsList.responseText, "list-response"),
+      ),
+    );
   fill("tools-list", parts);
 }
 
@@ -309,12 +356,20 @@ function renderRequest(trace) {
     return;
   }
   if (trace.planError) {
-    parts.push(errorBox("plan-error", trace.planError, `The planner refuses mode ${trace.mode} here; the host calls with the fallback:`));
+    parts.push(
+      errorBox(
+        "plan-error",
+        trace.planError,
+        `The planner refuses mode ${trace.mode} here; the host calls with the fallback:`,
+      ),
+    );
   } else {
     parts.push(
       note(
         `Mode ${trace.mode} plans `,
-        trace.plannedText ? el("code", {}, trace.plannedText) : el("b", {}, "no requestedOutputs (the assistant/content fallback)"),
+        trace.plannedText
+          ? el("code", {}, trace.plannedText)
+          : el("b", {}, "no requestedOutputs (the assistant/content fallback)"),
       ),
     );
   }
@@ -345,7 +400,12 @@ function renderResponse(trace) {
     parts.push(
       el(
         "div",
-        { class: "error-box", "data-role": "rpc-error", "data-code": data.mcpOutputsCode ?? "", "data-rpc": String(response.error.code) },
+        {
+          class: "error-box",
+          "data-role": "rpc-error",
+          "data-code": data.mcpOutputsCode ?? "",
+          "data-rpc": String(response.error.code),
+        },
         "JSON-RPC error ",
         el("span", { class: "code" }, String(response.error.code)),
         data.mcpOutputsCode ? [" (", el("code", {}, data.mcpOutputsCode), ")"] : null,
@@ -354,7 +414,9 @@ function renderResponse(trace) {
       ),
     );
   } else {
-    const shape = Array.isArray(response.result?.outputs) ? "outputs (2026-12-01 shape)" : "content / structuredContent (legacy shape)";
+    const shape = Array.isArray(response.result?.outputs)
+      ? "outputs (2026-12-01 shape)"
+      : "content / structuredContent (legacy shape)";
     parts.push(note("Result carries ", el("b", { "data-role": "shape" }, shape)));
   }
   parts.push(wireText(responseText, "response"));
@@ -371,14 +433,41 @@ function renderVerdict(trace) {
   const code = (error) => el("code", {}, error.code);
   if (trace.stop === "not-listed") {
     const refused = server.rejected.get(trace.toolName);
-    set("not-listed", "bad", `${trace.toolName} is not offered on this connection`, refused ? [": the server refused its declaration (", code(refused), ")."] : ".");
+    set(
+      "not-listed",
+      "bad",
+      `${trace.toolName} is not offered on this connection`,
+      refused ? [": the server refused its declaration (", code(refused), ")."] : ".",
+    );
   } else if (trace.stop === "rejected-tool") {
-    set("tool-rejected", "bad", "The host rejects the tool as listed (", code(trace.acceptError), "): ", trace.acceptError.message);
+    set(
+      "tool-rejected",
+      "bad",
+      "The host rejects the tool as listed (",
+      code(trace.acceptError),
+      "): ",
+      trace.acceptError.message,
+    );
   } else if (trace.stop === "server-error") {
     const error = trace.call.response.error;
-    set("server-error", "bad", `The server answers JSON-RPC error ${error.code}`, error.data?.mcpOutputsCode ? [" (", el("code", {}, error.data.mcpOutputsCode), ")"] : "", `: ${error.message}`);
+    set(
+      "server-error",
+      "bad",
+      `The server answers JSON-RPC error ${error.code}`,
+      error.data?.mcpOutputsCode ? [" (", el("code", {}, error.data.mcpOutputsCode), ")"] : "",
+      `: ${error.message}`,
+    );
   } else if (trace.stop === "rejected-result") {
-    set("result-rejected", "bad", "The host rejects the server's result (", code(trace.routeError), trace.routeError.path ? [" at ", el("code", {}, trace.routeError.path)] : "", "): ", trace.routeError.message, ". Nothing is routed.");
+    set(
+      "result-rejected",
+      "bad",
+      "The host rejects the server's result (",
+      code(trace.routeError),
+      trace.routeError.path ? [" at ", el("code", {}, trace.routeError.path)] : "",
+      "): ",
+      trace.routeError.message,
+      ". Nothing is routed.",
+    );
   } else if (trace.stop === "handshake") {
     set("handshake-failed", "bad", "The connection failed: see pane 1.");
   } else {
@@ -388,7 +477,11 @@ function renderVerdict(trace) {
       "routed",
       "ok",
       "The host checked the result and routed it: ",
-      el("b", {}, `${r.model.length} to the model, ${r.user.length} to the user, ${r.programmatic.length} to the program, ${ext} to extensions`),
+      el(
+        "b",
+        {},
+        `${r.model.length} to the model, ${r.user.length} to the user, ${r.programmatic.length} to the program, ${ext} to extensions`,
+      ),
       r.view ? ", a View payload for the App View" : ", no View payload",
       r.diagnostics.length ? ` · diagnostics: ${r.diagnostics.join(", ")}` : "",
       ".",
@@ -409,7 +502,14 @@ function renderRouting(trace, declaration, produced) {
   }
   renderModel(route.model);
   renderUser(route.user);
-  fill("program", route.programmatic.length ? route.programmatic.map((o) => [label(selectorName(o)), json(o.structuredContent)]) : empty("Nothing for program logic."), label("exact outputs"), json(route.programmatic, "outputs"));
+  fill(
+    "program",
+    route.programmatic.length
+      ? route.programmatic.map((o) => [label(selectorName(o)), json(o.structuredContent)])
+      : empty("Nothing for program logic."),
+    label("exact outputs"),
+    json(route.programmatic, "outputs"),
+  );
   setCount("program", route.programmatic.length);
   renderView(trace);
   renderDropped(trace, declaration, produced);
@@ -450,7 +550,13 @@ function renderView(trace) {
   slot.replaceChildren();
   if (!route.view) {
     const apps = connection.negotiated.includes(APPS_EXTENSION);
-    notes.replaceChildren(empty(apps ? "No View payload: the request did not ask for the ui output." : "No View payload: Apps is not negotiated on this connection."));
+    notes.replaceChildren(
+      empty(
+        apps
+          ? "No View payload: the request did not ask for the ui output."
+          : "No View payload: Apps is not negotiated on this connection.",
+      ),
+    );
     return;
   }
   const uri = entry._meta?.ui?.resourceUri;
@@ -506,9 +612,16 @@ function callFromView(toolName, params) {
     const error = { code: -32602, message: `A View may call only its own tool (${toolName})` };
     return { reply: { error }, record: { name: params.name, error } };
   }
-  const viewTrace = host.run({ ...connectionControls(), mode: "app-only", toolName, arguments: params.arguments ?? {}, requestedOutputsText: null });
+  const viewTrace = host.run({
+    ...connectionControls(),
+    mode: "app-only",
+    toolName,
+    arguments: params.arguments ?? {},
+    requestedOutputsText: null,
+  });
   const record = { name: toolName, requestedOutputs: viewTrace.sentText ? JSON.parse(viewTrace.sentText) : null };
-  if (viewTrace.route?.view) return { reply: { result: viewTrace.route.view }, record: { ...record, outcome: "view payload" } };
+  if (viewTrace.route?.view)
+    return { reply: { result: viewTrace.route.view }, record: { ...record, outcome: "view payload" } };
   const error = viewTrace.call?.response.error ?? {
     code: -32603,
     message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.acceptError ?? { code: "no View payload" }).code}`,
@@ -522,34 +635,63 @@ function renderDropped(trace, declaration, produced) {
   const item = (kind, ...children) => items.push(el("li", { "data-kind": kind }, ...children));
   for (const drop of route.dropped) {
     if (typeof drop.meta === "string") {
-      item("meta", el("code", {}, `_meta["${drop.meta}"]`), drop.meta === APPS_EXTENSION
-        ? " — the View's metadata, but this call has no View payload (META-1)."
-        : " — result metadata has no audience: not model context, not sent to the View (META-1).");
+      item(
+        "meta",
+        el("code", {}, `_meta["${drop.meta}"]`),
+        drop.meta === APPS_EXTENSION
+          ? " — the View's metadata, but this call has no View payload (META-1)."
+          : " — result metadata has no audience: not model context, not sent to the View (META-1).",
+      );
     } else if (drop.legacy === "structuredContent") {
-      item("legacy", el("code", {}, "structuredContent"), " — a legacy value with no consumer under this host's defaults; no audience is assumed for it (LEG-5).");
+      item(
+        "legacy",
+        el("code", {}, "structuredContent"),
+        " — a legacy value with no consumer under this host's defaults; no audience is assumed for it (LEG-5).",
+      );
     } else item("other", el("code", {}, JSON.stringify(drop)));
   }
   for (const diagnostic of route.diagnostics) {
-    item("diagnostic", el("code", {}, diagnostic), " — a block's annotations.audience disagrees with its output's audience; the output's audience decides (AUD-2).");
+    item(
+      "diagnostic",
+      el("code", {}, diagnostic),
+      " — a block's annotations.audience disagrees with its output's audience; the output's audience decides (AUD-2).",
+    );
   }
   // What the server computed but did not send: everything not requested (RES-1).
   const sent = trace.call.response.result?.outputs;
-  const withheld = Array.isArray(sent) && Array.isArray(produced?.outputs)
-    ? produced.outputs.filter((o) => !sent.some((s) => s.audience === o.audience && s.format === o.format)).map(selectorName)
-    : [];
-  for (const name of withheld) item("withheld", el("code", {}, name), " — computed by the tool, not requested: the server did not send it.");
+  const withheld =
+    Array.isArray(sent) && Array.isArray(produced?.outputs)
+      ? produced.outputs
+          .filter((o) => !sent.some((s) => s.audience === o.audience && s.format === o.format))
+          .map(selectorName)
+      : [];
+  for (const name of withheld)
+    item("withheld", el("code", {}, name), " — computed by the tool, not requested: the server did not send it.");
   // What tools/list did not advertise on this connection.
   const declared = Array.isArray(declaration?.outputVariants) ? declaration.outputVariants.map(selectorName) : [];
   const advertised = Array.isArray(entry.outputVariants) ? entry.outputVariants.map(selectorName) : null;
   if (advertised) {
-    for (const name of declared.filter((d) => !advertised.includes(d))) item("not-advertised", el("code", {}, name), " — declared, but not advertised: its extension is not negotiated (APP-3).");
+    for (const name of declared.filter((d) => !advertised.includes(d)))
+      item(
+        "not-advertised",
+        el("code", {}, name),
+        " — declared, but not advertised: its extension is not negotiated (APP-3).",
+      );
   } else if (declared.length) {
-    item("not-advertised", "outputVariants — not part of this revision: the Tool is advertised in the legacy shape (LEG-1).");
+    item(
+      "not-advertised",
+      "outputVariants — not part of this revision: the Tool is advertised in the legacy shape (LEG-1).",
+    );
   }
   fill(
     "dropped",
     items.length ? el("ul", { class: "drops" }, items) : empty("Nothing dropped."),
-    el("details", {}, el("summary", {}, "as JSON"), json({ dropped: route.dropped, diagnostics: route.diagnostics, withheld }, "dropped")),
+    el(
+      "details",
+      {},
+      el("summary", {}, "as JSON"),
+      json({ dropped: route.dropped, diagnostics: route.diagnostics, withheld }, "dropped"),
+    ),
   );
   setCount("dropped", items.length);
 }

@@ -87,7 +87,10 @@ function snapshot() {
       planSchemas: parse('[data-role="plan-schemas"]'),
       request: parse('[data-role="request"]'),
       response: parse('[data-role="response"]'),
-      rpcError: q('[data-role="rpc-error"]') && { code: code('[data-role="rpc-error"]'), rpc: Number(q('[data-role="rpc-error"]').dataset.rpc) },
+      rpcError: q('[data-role="rpc-error"]') && {
+        code: code('[data-role="rpc-error"]'),
+        rpc: Number(q('[data-role="rpc-error"]').dataset.rpc),
+      },
       model: parse('[data-pane="model"] [data-role="outputs"]') ?? [],
       modelText: [...document.querySelectorAll('[data-pane="model"] .model-text')].map((p) => p.textContent),
       user: parse('[data-pane="user"] [data-role="outputs"]') ?? [],
@@ -162,7 +165,10 @@ test("PLAN-2 code mode: programmatic/structured goes to the program, never the m
   const programmatic = declared.find((v) => v.audience === "programmatic");
   assert.deepEqual(s.planSchemas, [{ audience: "programmatic", format: "structured", schema: programmatic.schema }]);
   assert.deepEqual(names(s.response.result.outputs), ["programmatic/structured"]);
-  assert.deepEqual(s.program[0].structuredContent, produced("search_customers", "programmatic/structured").structuredContent);
+  assert.deepEqual(
+    s.program[0].structuredContent,
+    produced("search_customers", "programmatic/structured").structuredContent,
+  );
   assert.deepEqual([s.model, s.user, s.counts.model], [[], [], "0"]);
 });
 
@@ -171,7 +177,10 @@ test("PLAN-3 structured-model call: assistant/structured enters model context", 
   const s = await snapshot();
   assert.deepEqual(s.request.params.requestedOutputs, [{ audience: "assistant", format: "structured" }]);
   assert.deepEqual(names(s.model), ["assistant/structured"]);
-  assert.deepEqual(s.model[0].structuredContent, { totalMatches: 37, topAccounts: ["Globex Retail", "Globex Energy", "Globex Labs"] });
+  assert.deepEqual(s.model[0].structuredContent, {
+    totalMatches: 37,
+    topAccounts: ["Globex Retail", "Globex Energy", "Globex Labs"],
+  });
   assert.deepEqual([s.user, s.program], [[], []]);
 });
 
@@ -242,7 +251,9 @@ test("PLAN-7 declarations without assistant/content are rejected by the server",
   // Editing a valid declaration down to its structured variants is refused the same way.
   await setup({ tool: "search_customers" });
   const declaration = JSON.parse(await page.inputValue("#declaration"));
-  declaration.outputVariants = declaration.outputVariants.filter((v) => v.audience !== "assistant" || v.format !== "content");
+  declaration.outputVariants = declaration.outputVariants.filter(
+    (v) => v.audience !== "assistant" || v.format !== "content",
+  );
   await edit({ declaration });
   s = await snapshot();
   assert.equal(s.declareError, "missing-assistant-content");
@@ -256,7 +267,10 @@ test("PLAN-8 App-only call requesting the ui output: only the View gets data", a
   assert.deepEqual(s.request.params.requestedOutputs, [{ audience: APPS, format: "structured" }]);
   assert.deepEqual(names(s.response.result.outputs), [`${APPS}/structured`]);
   assert.deepEqual([s.model, s.user, s.program], [[], [], []]);
-  assert.deepEqual(s.viewPayload.structuredContent, produced("refresh_dashboard", `${APPS}/structured`).structuredContent);
+  assert.deepEqual(
+    s.viewPayload.structuredContent,
+    produced("refresh_dashboard", `${APPS}/structured`).structuredContent,
+  );
   assert.deepEqual(s.viewPayload._meta, { [APPS]: { continuationToken: "dash_opaque_token" } });
   assertViewGotOnly(await viewReport(), s.viewPayload, {});
   assert.match(s.droppedText, /com\.example\/trace/);
@@ -274,7 +288,13 @@ test("PLAN-8 the App's own tools/call: the host asks for the ui output alone and
   assert.equal(answer.id, 2);
   assert.deepEqual(answer.result, first.viewPayload, "the View gets the View payload again, nothing more");
   const calls = await page.evaluate(() => JSON.parse(document.querySelector('[data-role="view-calls"]').textContent));
-  assert.deepEqual(calls, [{ name: "refresh_dashboard", requestedOutputs: [{ audience: APPS, format: "structured" }], outcome: "view payload" }]);
+  assert.deepEqual(calls, [
+    {
+      name: "refresh_dashboard",
+      requestedOutputs: [{ audience: APPS, format: "structured" }],
+      outcome: "view payload",
+    },
+  ]);
 });
 
 test("PLAN-9 App-only tool called without requestedOutputs: the assistant/content fallback", async () => {
@@ -369,7 +389,9 @@ test("PLAN-13 the legacy projection: 2025-06-18 tools/list and result shapes", a
   const result = s.response.result;
   assert.deepEqual(result.structuredContent, produced("search_customers", "assistant/structured").structuredContent);
   // The revision's mirroring: structuredContent serialised into a text block (LEG-4).
-  const mirrored = result.content.filter((b) => b.type === "text" && b.text.startsWith("{")).map((b) => JSON.parse(b.text));
+  const mirrored = result.content
+    .filter((b) => b.type === "text" && b.text.startsWith("{"))
+    .map((b) => JSON.parse(b.text));
   assert.deepEqual(mirrored, [result.structuredContent]);
   assert.equal("resultType" in result, false);
   assert.ok(s.droppedKinds.includes("not-advertised"));
@@ -425,7 +447,10 @@ test("APP-6/APP-7 under 2025-11-25 with Apps the View gets the legacy result", a
   const s = await snapshot();
   assert.equal(s.negotiated, APPS);
   assert.deepEqual(s.viewPayload, s.response.result);
-  assert.deepEqual(s.viewPayload.structuredContent, produced("refresh_dashboard", `${APPS}/structured`).structuredContent);
+  assert.deepEqual(
+    s.viewPayload.structuredContent,
+    produced("refresh_dashboard", `${APPS}/structured`).structuredContent,
+  );
   assertViewGotOnly(await viewReport(), s.viewPayload, {});
 });
 
@@ -495,7 +520,12 @@ try {
       console.log(`ok   ${name}`);
     } catch (error) {
       failed += 1;
-      console.log(`FAIL ${name}\n     ${String(error.stack ?? error).split("\n").slice(0, 8).join("\n     ")}`);
+      console.log(
+        `FAIL ${name}\n     ${String(error.stack ?? error)
+          .split("\n")
+          .slice(0, 8)
+          .join("\n     ")}`,
+      );
       if (pageErrors.length) console.log(`     page errors: ${pageErrors.join(" | ")}`);
     } finally {
       await page.close();
