@@ -33,7 +33,8 @@ let code = null;
 try { host.check(requestedOutputs, { resultType: "complete", outputs: [
   { audience: "programmatic", format: "structured", structuredContent: {} }] }); }
 catch (e) { code = (e instanceof m.McpOutputsError && e instanceof Error) ? e.code : "wrong error type"; }
-const answer = { programmatic: route.programmatic, model: route.model.length, code, codes: m.errorCodes.length };
+const answer = { programmatic: route.programmatic, model: route.model.length, code, codes: m.errorCodes.length,
+  exports: Object.keys(m).sort() };
 `;
 const EXPECTED = {
   programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { n: 1 } }],
@@ -41,6 +42,8 @@ const EXPECTED = {
   code: "schema-violation",
 };
 
+// The two entries list their exports separately: what Node sees, the browser must see too.
+let nodeExports;
 let tarball;
 let project;
 
@@ -70,8 +73,10 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], { cwd: project, stdio: "pipe" });
   writeFileSync(join(project, "main.mjs"), `import * as m from "mcp-outputs";\n${CALL}\nconsole.log(JSON.stringify(answer));\n`);
   const answer = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: project, encoding: "utf8" }));
-  assert.deepEqual({ ...answer, codes: undefined }, { ...EXPECTED, codes: undefined });
+  assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined });
   assert.ok(answer.codes >= 20);
+  nodeExports = answer.exports;
+  assert.ok(nodeExports.includes("protocolVersions") && nodeExports.includes("McpOutputsError"));
   // The types resolve from the installed package (exports "types" condition).
   const pkg = JSON.parse(readFileSync(join(project, "node_modules/mcp-outputs/package.json"), "utf8"));
   assert.equal(pkg.exports["."].types, "./index.d.ts");
@@ -114,8 +119,9 @@ try { ${CALL}
     await tab.waitForFunction(() => window.answer !== undefined, null, { timeout: 60_000 });
     const answer = await tab.evaluate(() => window.answer);
     assert.deepEqual(errors, []);
-    assert.deepEqual({ ...answer, codes: undefined }, { ...EXPECTED, codes: undefined });
+    assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined });
     assert.ok(answer.codes >= 20);
+    assert.deepEqual(answer.exports, nodeExports, "the browser entry exports what the Node entry does");
   } finally {
     await context?.close();
     server.closeAllConnections();

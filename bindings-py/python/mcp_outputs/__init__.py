@@ -10,7 +10,8 @@ Server: :meth:`ServerTool.declare` → :meth:`ServerTool.advertise` / :meth:`Ser
 → :meth:`ReceivedTool.check` / :meth:`ReceivedTool.route`. Connections and the wire:
 :meth:`Connection.negotiate` (after ``initialize`` / ``server/discover``),
 :meth:`Connection.from_request` (one request, from 2026-07-28 on),
-:meth:`Connection.tools_call_params`, :meth:`Connection.tools_list_result`. Values are plain
+:meth:`Connection.tools_call_params`, :meth:`Connection.request_params`,
+:meth:`Connection.tools_list_result`. Values are plain
 ``dict`` / ``list``; results may also be given as JSON text (``str`` / ``bytes``). Every error is
 a :class:`McpOutputsError` (a ``ValueError``) with ``code``, ``message`` and ``path``.
 """
@@ -61,6 +62,8 @@ from ._mcp_outputs import (
     run,
 )
 
+# Spelled out, error classes too (they repeat `_errors.__all__`): stubtest and type checkers
+# read only a literal list; `__all__ += _errors.__all__` hides the classes from them.
 __all__ = [
     "types",
     "Config",
