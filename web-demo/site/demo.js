@@ -560,12 +560,22 @@ function renderView(trace) {
     return;
   }
   const uri = entry._meta?.ui?.resourceUri;
-  const html = typeof uri === "string" ? host.readViewResource(uri) : null;
+  const html = trace.viewHtml ?? null;
   const report = el("pre", { class: "json", "data-role": "report" }, "(waiting for the View)");
   const viewCalls = [];
   const viewCallsPre = el("pre", { class: "json", "data-role": "view-calls" }, "[]");
   const log = el("pre", { class: "json", "data-role": "postmessage-log" }, "");
   const messages = [];
+  const readExchange = trace.viewResource
+    ? [
+        el(
+          "details",
+          {},
+          el("summary", {}, "resources/read of the View's HTML"),
+          wireText(trace.viewResource.requestText, "view-resource-request"),
+        ),
+      ]
+    : [];
   notes.replaceChildren(
     label("payload of ui/notifications/tool-result"),
     json(route.view, "payload"),
@@ -574,6 +584,7 @@ function renderView(trace) {
     label("tools/call made by the View (its Refresh button)"),
     viewCallsPre,
     el("details", {}, el("summary", {}, "postMessage log"), log),
+    ...readExchange,
   );
   setCount("view", 1);
   if (!html) {
@@ -618,6 +629,7 @@ function callFromView(toolName, params) {
     toolName,
     arguments: params.arguments ?? {},
     requestedOutputsText: null,
+    readView: false,
   });
   const record = { name: toolName, requestedOutputs: viewTrace.sentText ? JSON.parse(viewTrace.sentText) : null };
   if (viewTrace.route?.view)

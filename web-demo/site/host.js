@@ -40,9 +40,11 @@ export class DemoHost {
 
   /**
    * Plays one call. `requestedOutputsText`: the JSON text to send as `requestedOutputs`
-   * (blank: omit the field), or `null` to send what the plan says.
+   * (blank: omit the field), or `null` to send what the plan says. `readView` (default true):
+   * also read the View's `ui://` resource when the route has a View payload.
    */
-  run({ protocolVersion, apps, mode, toolName, arguments: args, requestedOutputsText }) {
+  run(options) {
+    const { protocolVersion, apps, mode, toolName } = options;
     const trace = { protocolVersion, apps, mode, toolName };
     const capabilities = clientCapabilities(apps);
 
@@ -60,13 +62,13 @@ export class DemoHost {
     });
     try {
       trace.connection = { protocolVersion: conn.protocolVersion, negotiated: conn.negotiated };
-      return this.callOn(conn, capabilities, trace, args, requestedOutputsText);
+      return this.callOn(conn, capabilities, trace, options);
     } finally {
       conn.free();
     }
   }
 
-  callOn(conn, capabilities, trace, args, requestedOutputsText) {
+  callOn(conn, capabilities, trace, options) {
     // 2. tools/list, and the entry of the tool to call.
     trace.toolsList = this.exchange("tools/list", conn.requestParams({}, capabilities));
     const tools = trace.toolsList.response.result?.tools ?? [];
@@ -82,13 +84,13 @@ export class DemoHost {
     }
     try {
       trace.warnings = received.warnings;
-      return this.callTool(conn, capabilities, received, trace, args, requestedOutputsText);
+      return this.callTool(conn, capabilities, received, trace, options);
     } finally {
       received.free();
     }
   }
 
-  callTool(conn, capabilities, received, trace, args, requestedOutputsText) {
+  callTool(conn, capabilities, received, trace, { arguments: args, requestedOutputsText, readView = true }) {
     // 4. Plan the request for the execution mode. A mode this connection cannot serve is
     // refused by the planner; the host then calls with the fallback (field omitted).
     let plan = {};
@@ -121,14 +123,16 @@ export class DemoHost {
     } catch (error) {
       return { ...trace, routeError: errorJson(error), stop: "rejected-result" };
     }
-    return trace;
-  }
 
-  /** The `ui://` resource of the tool's View (resources/read), or null. */
-  readViewResource(uri) {
-    const { response } = this.exchange("resources/read", { uri });
-    const text = response.result?.contents?.[0]?.text;
-    return typeof text === "string" ? text : null;
+    // 7. The View's HTML, when there is a payload to give it: its `ui://` resource, read on the
+    // same connection (resources/read, with the request `_meta` this revision needs).
+    const uri = trace.entry._meta?.ui?.resourceUri;
+    if (readView && trace.route.view && typeof uri === "string") {
+      trace.viewResource = this.exchange("resources/read", conn.requestParams({ uri }, capabilities));
+      const text = trace.viewResource.response.result?.contents?.[0]?.text;
+      trace.viewHtml = typeof text === "string" ? text : null;
+    }
+    return trace;
   }
 }
 

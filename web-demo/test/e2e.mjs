@@ -222,6 +222,12 @@ test("PLAN-6 Apps call: the model gets assistant/content, the sandboxed View onl
   assert.deepEqual(Object.keys(s.viewPayload._meta), [APPS]);
   const report = await viewReport();
   assertViewGotOnly(report, s.viewPayload, { query: "Globex" });
+  // The host read the View's HTML on the same connection, with this revision's request `_meta`.
+  const read = await page.evaluate(() =>
+    JSON.parse(document.querySelector('[data-role="view-resource-request"]').textContent),
+  );
+  assert.equal(read.params.uri, "ui://crm/customer-table.html");
+  assert.equal(read.params._meta["io.modelcontextprotocol/protocolVersion"], "2026-12-01");
   // The View rendered the table it was given (read inside the sandboxed frame).
   const frame = page.frameLocator('[data-pane="view"] iframe');
   assert.equal(await frame.locator("tbody tr").count(), ui.structuredContent.rows.length);
