@@ -209,6 +209,8 @@ export interface Route {
   view: ViewPayload | null;
   dropped: Dropped[];
   diagnostics: DiagnosticCode[];
+  /** Whether the tool reported a failure (ERR-5), even when nothing was routed. */
+  isError: boolean;
 }
 
 /** The JSON-RPC error object of a server-side error. */

@@ -630,7 +630,7 @@ fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
 /// A route as a dict; outputs found in `original` (the caller's result objects) are handed back
 /// as those objects.
 fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, PyAny>, &Value)>) -> PyResult<Py<PyAny>> {
-    let Route { model, user, programmatic, extensions, view, dropped, diagnostics } = route;
+    let Route { model, user, programmatic, extensions, view, dropped, diagnostics, is_error } = route;
     let output = |value: &Value| -> PyResult<Bound<'_, PyAny>> {
         if let Some(found) = original.and_then(|(obj, root)| convert::original(obj, root, value, ORIGINAL_LEVELS)) {
             return Ok(found);
@@ -650,6 +650,7 @@ fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, Py
         view,
         dropped,
         diagnostics,
+        is_error,
     }
     .to_json();
     let dict = to_py(py, &rest)?.cast_into::<PyDict>()?;

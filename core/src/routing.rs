@@ -28,6 +28,9 @@ pub struct Route<'r> {
     pub dropped: Vec<Dropped<'r>>,
     /// Findings that changed nothing (AUD-2).
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether the tool reported a failure (`isError: true`): the host must tell the model a
+    /// failed call from an empty success, even when nothing was routed (ERR-5).
+    pub is_error: bool,
 }
 
 /// The payload of `ui/notifications/tool-result` for the App View.
@@ -134,6 +137,7 @@ impl ReceivedTool {
             view: None,
             dropped: Vec::new(),
             diagnostics: Vec::new(),
+            is_error: checked.is_error,
         };
         if self.connection().version().is_legacy() {
             self.route_legacy(checked, result, &mut route);
@@ -219,8 +223,8 @@ impl ReceivedTool {
 }
 
 impl Route<'_> {
-    /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics }`,
-    /// every key always present.
+    /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics,
+    /// isError }`, every key always present.
     pub fn to_json(&self) -> Value {
         self.render(|v| v.clone())
     }
@@ -248,6 +252,7 @@ impl Route<'_> {
             "view": self.view.as_ref().map_or(Value::Null, View::to_json),
             "dropped": self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>(),
             "diagnostics": diagnostics,
+            "isError": self.is_error,
         })
     }
 }

@@ -209,6 +209,7 @@ class Route(TypedDict):
     view: Optional[Dict[str, Any]]
     dropped: List[Dropped]
     diagnostics: List[DiagnosticCode]
+    isError: bool
 
 
 class _ExtensionRequired(TypedDict):
