@@ -78,6 +78,7 @@ const parse = (text) => JSON.parse(text);
 // Puts the outputs back where the core's indexed route names them by their index in
 // `result.outputs` (a number never stands for an output otherwise: outputs are objects).
 function withOutputs(route, getOutputs) {
+  if (route.resultType === "input_required") return route;
   let outputs;
   const swap = (list) => list.map((item) => (typeof item === "number" ? (outputs ??= getOutputs())[item] : item));
   route.model = swap(route.model);
@@ -93,8 +94,8 @@ export function bind(raw) {
 
   function optionsText(options) {
     if (options === undefined || options === null) return undefined;
-    const { extensions, limits } = options;
-    return toText({ extensions, limits }, "options");
+    const { extensions, limits, supportedVersions } = options;
+    return toText({ extensions, limits, supportedVersions }, "options");
   }
 
   // A Connection over a handle the core built (negotiate, fromRequest): no constructor run.
@@ -145,13 +146,17 @@ export function bind(raw) {
         call(() => this._raw.requestParams(toText(params, "params"), toText(clientCapabilities, "clientCapabilities"))),
       );
     }
-    /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as given. */
-    toolsListResult(tools) {
+    /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as
+     * given (legacy Tools only before 2026-12-01); `options.cache` is `{ttlMs, cacheScope}`
+     * (default `0` / `"private"`, sent from 2026-07-28 on). */
+    toolsListResult(tools, options) {
       if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "tools must be an array");
+      const cache = options?.cache;
       return parse(
         call(() =>
           this._raw.toolsListResult(
             tools.map((t, i) => (t instanceof ServerTool ? t._raw.advertise(this._raw) : toText(t, `tools/${i}`))),
+            optText(cache ?? undefined, "cache"),
           ),
         ),
       );
@@ -235,18 +240,28 @@ export function bind(raw) {
     plan(request) {
       return parse(call(() => this._raw.plan(toText(request, "plan request"))));
     }
-    /** Checks a result; throws `McpOutputsError` when it is invalid. */
+    /** The tool's name. */
+    get name() {
+      return this._raw.name;
+    }
+    /** Checks a result; throws `McpOutputsError` when it is invalid. Answers `{}`,
+     * `{warnings: ["empty-error-outputs"]}` or `{resultType: "input_required"}`. */
     check(requestedOutputs, result) {
-      call(() => this._raw.check(optText(requestedOutputs, "requestedOutputs"), toText(result, "result")));
+      return parse(
+        call(() => this._raw.check(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"))),
+      );
     }
     /** `check` over the wire bytes (JSON text). */
     checkText(requestedOutputsText, resultText) {
-      call(() =>
-        this._raw.check(optTextArg(requestedOutputsText, "requestedOutputs"), textArg(resultText, "result")),
+      return parse(
+        call(() =>
+          this._raw.check(optTextArg(requestedOutputsText, "requestedOutputs"), textArg(resultText, "result")),
+        ),
       );
     }
     /** Checks a result and routes every output by its audience. The route's lists hold the
-     * result's own output objects (not copies). */
+     * result's own output objects (not copies). An `input_required` answer routes nothing and
+     * is `{resultType: "input_required"}`. */
     route(requestedOutputs, result) {
       const indexed = parse(
         call(() => this._raw.route(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"))),
@@ -276,7 +291,21 @@ export function bind(raw) {
     ServerTool,
     ReceivedTool,
     declareTool: (tool, options) => ServerTool.declare(tool, options),
+    /** Declares every tool of a tools/list; `options.legacyByTool` maps a tool name to its legacy options. */
+    declareTools: (tools, options = {}) =>
+      call(() =>
+        raw.declareTools(toText(tools, "tools"), optText(options?.legacyByTool, "legacyByTool"), optionsText(options)),
+      ).map((rawTool) => new ServerTool(rawTool)),
     acceptTool: (tool, connection) => ReceivedTool.accept(tool, connection),
+    /** Accepts a whole tools/list result: `{tools: ReceivedTool[], warnings}`; the first rejected Tool throws. */
+    discoverTools: (result, connection) => {
+      const discovered = call(() => new raw.RawDiscovered(toText(result, "result"), connection._raw));
+      try {
+        return { tools: discovered.takeTools().map((t) => new ReceivedTool(t)), warnings: parse(discovered.warnings) };
+      } finally {
+        discovered.free();
+      }
+    },
     migrateTool: (legacyTool, options, libraryOptions) =>
       parse(
         call(() =>

@@ -33,9 +33,9 @@ export type ErrorCode =
   | "missing-schema";
 
 /** Warning codes (never errors). */
-export type WarningCode = "missing-schema";
+export type WarningCode = "missing-schema" | "ignored-output-schema" | "empty-error-outputs";
 /** Diagnostics `route` reports. */
-export type DiagnosticCode = "annotation-audience-conflict";
+export type DiagnosticCode = "annotation-audience-conflict" | "empty-error-outputs";
 
 /** Every error code, in the core's order. */
 export declare const errorCodes: readonly ErrorCode[];
@@ -147,6 +147,56 @@ export interface Limits {
 export interface LibraryOptions {
   extensions?: ExtensionDefinition[];
   limits?: Limits;
+  /**
+   * The revisions this side supports (VER-4): a non-empty list of distinct revisions; absent means
+   * all six. A connection at any other revision is refused with `unsupported-protocol-version`
+   * (-32022, `data.supported` = this list, oldest first).
+   */
+  supportedVersions?: ProtocolVersion[];
+}
+
+/** Options of `declareTools`. */
+export interface DeclareToolsOptions extends LibraryOptions {
+  /** Legacy options per tool name (a name that is no tool's is `malformed`). */
+  legacyByTool?: { [toolName: string]: LegacyOptions };
+}
+
+/** The SEP-2549 cache fields of a tools/list result (from 2026-07-28 on). */
+export interface ListCache {
+  /** Milliseconds the list stays fresh, an integer >= 0 (`0`: immediately stale). */
+  ttlMs: number;
+  /** `"public"`: any user, from a shared cache; `"private"`: only within the authorization context. */
+  cacheScope: "public" | "private";
+}
+
+/** A tools/list result as sent or received. */
+export interface ToolsListResult {
+  /** From 2026-07-28 on. */
+  resultType?: "complete";
+  /** From 2026-07-28 on (SEP-2549). */
+  ttlMs?: number;
+  /** From 2026-07-28 on (SEP-2549). */
+  cacheScope?: "public" | "private";
+  tools: Tool[];
+  [key: string]: unknown;
+}
+
+/** A whole tools/list result accepted by `discoverTools`. */
+export interface DiscoveredTools {
+  /** Every Tool, accepted for the connection, in the order received. */
+  tools: ReceivedTool[];
+  /** The union of the tools' `accept` warnings. */
+  warnings: WarningCode[];
+}
+
+/** What `check` answers for a valid result. */
+export type CheckAnswer =
+  | { warnings?: ["empty-error-outputs"]; resultType?: never }
+  | { resultType: "input_required"; warnings?: never };
+
+/** A multi-round-trip answer (MRTR-1): nothing is routed; retry the call with the same `requestedOutputs`. */
+export interface InputRequiredRoute {
+  resultType: "input_required";
 }
 
 export interface DeclareOptions extends LibraryOptions {
@@ -265,10 +315,13 @@ export declare class Connection {
   requestParams(params: JsonObject, clientCapabilities: JsonObject): JsonObject;
   /**
    * Server side: the tools/list result for this connection. A `ServerTool` is advertised for the
-   * connection; a plain Tool object (a legacy tool not yet migrated) is sent as given.
-   * `{resultType?: "complete", tools}`: `resultType` from 2026-07-28 on; at most `limits.maxTools` tools.
+   * connection; a plain Tool object (a legacy tool not yet migrated) is sent as given, before
+   * 2026-12-01 only (`missing-output-variants` on 2026-12-01). Two tools with one name are
+   * `malformed`. `{resultType?, ttlMs?, cacheScope?, tools}`: the first three from 2026-07-28 on,
+   * the cache fields from `options.cache` (default `0` / `"private"`); at most `limits.maxTools` tools.
+   * Errors carry JSON-RPC -32603 (the server's own fault).
    */
-  toolsListResult(tools: Array<ServerTool | Tool>): JsonObject;
+  toolsListResult(tools: Array<ServerTool | Tool>, options?: { cache?: ListCache } | null): ToolsListResult;
   /** Releases the wasm memory now (otherwise released when garbage-collected). */
   free(): void;
 }
@@ -297,20 +350,40 @@ export declare class ReceivedTool {
   private constructor();
   static accept(tool: Tool, connection: Connection): ReceivedTool;
   readonly warnings: WarningCode[];
+  /** The Tool's name. */
+  readonly name: string;
   plan(request: PlanRequest): Plan;
-  /** Throws `McpOutputsError` when the result is invalid for the request. */
-  check(requestedOutputs: Selector[] | undefined, result: CallToolResult): void;
+  /**
+   * Throws `McpOutputsError` when the result is invalid for the request. Answers `{}`,
+   * `{warnings: ["empty-error-outputs"]}` for an error result with no output (ERR-5), or
+   * `{resultType: "input_required"}` for a multi-round-trip answer (MRTR-1).
+   */
+  check(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject): CheckAnswer;
   /** `check` over the wire bytes (JSON text). */
-  checkText(requestedOutputsText: string | null | undefined, resultText: string): void;
-  /** Checks the result, then routes every output by its audience; the lists hold `result`'s own output objects. */
-  route(requestedOutputs: Selector[] | undefined, result: CallToolResult): Route;
+  checkText(requestedOutputsText: string | null | undefined, resultText: string): CheckAnswer;
+  /**
+   * Checks the result, then routes every output by its audience; the lists hold `result`'s own
+   * output objects. An `input_required` answer routes nothing (MRTR-1).
+   */
+  route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject): Route | InputRequiredRoute;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
-  routeText(requestedOutputsText: string | null | undefined, resultText: string): Route;
+  routeText(requestedOutputsText: string | null | undefined, resultText: string): Route | InputRequiredRoute;
   free(): void;
 }
 
 export declare function declareTool(tool: ToolDeclaration, options?: DeclareOptions): ServerTool;
+/**
+ * Declares every tool of a server's tools/list, each as `declareTool` does, with its legacy options
+ * from `options.legacyByTool`; the first failing tool throws (JSON-RPC -32603).
+ */
+export declare function declareTools(tools: ToolDeclaration[], options?: DeclareToolsOptions): ServerTool[];
 export declare function acceptTool(tool: Tool, connection: Connection): ReceivedTool;
+/**
+ * Client side: accepts a whole tools/list result (LIST-2). `tools` must be an array; from 2026-07-28
+ * on `ttlMs` and `cacheScope` are required; every Tool is accepted as `acceptTool` does, and the
+ * first rejected one makes the whole response invalid (it throws).
+ */
+export declare function discoverTools(result: ToolsListResult | JsonObject, connection: Connection): DiscoveredTools;
 
 export interface MigrateOptions {
   programmaticFromOutputSchema?: boolean;
@@ -329,6 +402,8 @@ export type OperationName =
   | "check"
   | "route"
   | "migrate"
+  | "list"
+  | "discover"
   | "scenario";
 /** One operation of the conformance contract (`ops::run`): the input object in, its `ok` value out. */
 export declare function runOperation(op: OperationName, input: JsonObject): JsonObject;

@@ -138,10 +138,11 @@ impl RawConnection {
         })())
     }
 
-    /// The tools/list result for this connection, from one Tool's JSON text per tool.
+    /// The tools/list result for this connection, from one Tool's JSON text per tool, with the
+    /// cache option `{ttlMs, cacheScope}` (JSON text, optional).
     #[wasm_bindgen(js_name = toolsListResult)]
-    pub fn tools_list_result(&self, tools: Vec<String>) -> JsResult<String> {
-        lift(self.inner.tools_list_result_text(&tools))
+    pub fn tools_list_result(&self, tools: Vec<String>, cache: Option<String>) -> JsResult<String> {
+        lift(self.inner.tools_list_result_text(&tools, cache.as_deref()))
     }
 
     /// The protocol version string.
@@ -205,6 +206,56 @@ impl RawServerTool {
     }
 }
 
+/// Declares every tool of a tools/list (`tools`: a JSON array; `legacy_by_tool`: an object of
+/// legacy options keyed by tool name), the first failing tool being the error.
+#[wasm_bindgen(js_name = declareTools)]
+pub fn declare_tools(
+    tools: String,
+    legacy_by_tool: Option<String>,
+    options: Option<String>,
+) -> JsResult<Vec<RawServerTool>> {
+    lift((|| {
+        let config = config_from(options)?;
+        let tools = config.limits.parse_text(&tools, "tools")?;
+        let legacy_by_tool = parse_opt(&config, legacy_by_tool, "legacyByTool")?;
+        let declared = mcp_outputs::wire::declare_tools(&tools, legacy_by_tool.as_ref(), &config)?;
+        Ok(declared.into_iter().map(|inner| RawServerTool { inner }).collect())
+    })())
+}
+
+/// A whole tools/list result as received (JSON text), accepted for `conn` (LIST-2).
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawDiscovered {
+    tools: Vec<ReceivedTool>,
+    warnings: String,
+}
+
+#[wasm_bindgen]
+impl RawDiscovered {
+    /// Reads and accepts every Tool of the result.
+    #[wasm_bindgen(constructor)]
+    pub fn new(result: String, conn: &RawConnection) -> JsResult<RawDiscovered> {
+        lift((|| {
+            let result = conn.inner.limits().parse_text(&result, "result")?;
+            let discovered = ReceivedTool::discover(&result, &conn.inner)?;
+            Ok(RawDiscovered { warnings: facade::warnings(&discovered.warnings).to_string(), tools: discovered.tools })
+        })())
+    }
+
+    /// The accepted tools, in the order received (each handed over once).
+    #[wasm_bindgen(js_name = takeTools)]
+    pub fn take_tools(&mut self) -> Vec<RawReceivedTool> {
+        std::mem::take(&mut self.tools).into_iter().map(|inner| RawReceivedTool { inner }).collect()
+    }
+
+    /// The union of the tools' warning codes, as a JSON array.
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> String {
+        self.warnings.clone()
+    }
+}
+
 /// A tool as a host received it in tools/list, accepted for one connection.
 #[wasm_bindgen]
 #[derive(Debug)]
@@ -229,6 +280,12 @@ impl RawReceivedTool {
         facade::warnings(self.inner.warnings()).to_string()
     }
 
+    /// The tool's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name().to_owned()
+    }
+
     /// Plans a call from `{mode | consumers, requireSchema?, schemas?}` (JSON text).
     pub fn plan(&self, request: String) -> JsResult<String> {
         lift((|| {
@@ -237,9 +294,10 @@ impl RawReceivedTool {
         })())
     }
 
-    /// Checks a result (JSON text) against the request.
-    pub fn check(&self, requested: Option<String>, result: String) -> JsResult<()> {
-        lift(self.inner.check_text(requested.as_deref(), &result))
+    /// Checks a result (JSON text) against the request; the answer as JSON text (`{}`,
+    /// `{warnings}` or `{resultType: "input_required"}`).
+    pub fn check(&self, requested: Option<String>, result: String) -> JsResult<String> {
+        lift(self.inner.check_text(requested.as_deref(), &result).map(|v| v.to_string()))
     }
 
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed

@@ -5,7 +5,8 @@
 // Prints `corpus js: N passed, M failed` (and `corpus js extra: …`).
 //
 // Each op maps onto the public API: declare/advertise/select/respond on `declareTool`,
-// accept/plan/check/route on `acceptTool`, migrate on `migrateTool`, scenario as
+// accept/plan/check/route on `acceptTool`, migrate on `migrateTool`, list on `declareTools` +
+// `Connection.toolsListResult`, discover on `discoverTools`, scenario as
 // advertise → accept → plan → respond → route. `check`, `route` and `respond` also run
 // through the JSON-text path (`checkText`, `routeText`, `respondText`), which must give the
 // same answer. A request whose protocolVersion cannot make a `Connection` (the public API
@@ -145,7 +146,7 @@ const text = (value) => (value === undefined ? undefined : JSON.stringify(value)
 /** Runs one case through the public API; returns every path's outcome (`{ok}` or `{error}`). */
 function runCase(c) {
   const input = c.input;
-  const options = { extensions: input.extensions };
+  const options = { extensions: input.extensions, supportedVersions: input.supportedVersions };
   const connInit = pick(input, ["protocolVersion", "negotiated"]);
   const requested = input.requestedOutputs;
   const planRequest = pick(input, ["mode", "consumers", "requireSchema", "schemas"]);
@@ -198,8 +199,8 @@ function runCase(c) {
       clientOp("plan", (tool) => tool.plan(planRequest));
       break;
     case "check":
-      clientOp("check", (tool) => (tool.check(requested, input.result), {}));
-      clientOp("checkText", (tool) => (tool.checkText(text(requested), JSON.stringify(input.result)), {}));
+      clientOp("check", (tool) => tool.check(requested, input.result));
+      clientOp("checkText", (tool) => tool.checkText(text(requested), JSON.stringify(input.result)));
       break;
     case "route":
       clientOp("route", (tool) => tool.route(requested, input.result));
@@ -207,6 +208,26 @@ function runCase(c) {
       break;
     case "migrate":
       attempt("migrateTool", () => ({ tool: mcp.migrateTool(input.legacyTool, input.options, options) }));
+      break;
+    case "list":
+      // The server's own tools are declared before the request's version is read, as in `ops`.
+      attempt("declareTools + toolsListResult", () => {
+        const tools = mcp.declareTools(input.tools, { legacyByTool: input.legacyByTool, ...options });
+        let conn;
+        try {
+          conn = new mcp.Connection(connInit, options);
+        } catch (e) {
+          if (!(e instanceof mcp.McpOutputsError)) throw e;
+          return mcp.runOperation(c.op, input);
+        }
+        return { result: conn.toolsListResult(tools, { cache: input.cache }) };
+      });
+      break;
+    case "discover":
+      withConnection("discoverTools", (conn) => {
+        const { tools, warnings } = mcp.discoverTools(input.result, conn);
+        return { tools: tools.map((t) => t.name), ...withWarnings(warnings) };
+      });
       break;
     case "scenario":
       serverOp("scenario", (server, conn) => {

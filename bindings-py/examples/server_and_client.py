@@ -47,6 +47,7 @@ result = tool.respond(conn, requested, produced)
 # Host: check the result, then route every output by its audience.
 host.check(requested, result)
 route = host.route(requested, result)
+assert "resultType" not in route  # an input_required answer (MRTR-1) would route nothing
 assert route["model"] == []  # nothing for the model in code mode
 assert route["programmatic"][0].get("structuredContent") == {"items": ["c1", "c2"]}
 

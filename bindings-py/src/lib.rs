@@ -154,13 +154,21 @@ struct PyConfig {
 #[pymethods]
 impl PyConfig {
     #[new]
-    #[pyo3(signature = (*, extensions = None, limits = None))]
-    fn new(py: Python<'_>, extensions: Option<&Bound<'_, PyAny>>, limits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (*, extensions = None, limits = None, supported_versions = None))]
+    fn new(
+        py: Python<'_>,
+        extensions: Option<&Bound<'_, PyAny>>,
+        limits: Option<&Bound<'_, PyAny>>,
+        supported_versions: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         guard(py, || {
             let defaults = Limits::default();
             let mut options = Map::new();
             if let Some(value) = opt_value(extensions, &defaults).or_raise(py)? {
                 options.insert("extensions".into(), value);
+            }
+            if let Some(value) = opt_value(supported_versions, &defaults).or_raise(py)? {
+                options.insert("supportedVersions".into(), value);
             }
             if let Some(value) = opt_value(limits, &defaults).or_raise(py)? {
                 options.insert("limits".into(), value);
@@ -183,6 +191,12 @@ impl PyConfig {
         dict.set_item("maxTools", l.max_tools)?;
         dict.set_item("maxExtensions", l.max_extensions)?;
         Ok(dict.into_any().unbind())
+    }
+
+    /// The protocol revisions this side supports (VER-4), oldest first.
+    #[getter]
+    fn supported_versions(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        Ok(PyTuple::new(py, self.inner.supported_versions.iter().map(|v| v.as_str()))?.unbind())
     }
 
     /// The registered extension definitions (the built-in Apps one first).
@@ -312,8 +326,15 @@ impl PyConnection {
     }
 
     /// The tools/list result: each `ServerTool` advertised for this connection, each dict (a
-    /// legacy Tool not yet migrated) as given.
-    fn tools_list_result(&self, py: Python<'_>, tools: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    /// legacy Tool not yet migrated, before 2026-12-01 only) as given; `cache` is
+    /// `{"ttlMs", "cacheScope"}` (default 0 / "private", sent from 2026-07-28 on).
+    #[pyo3(signature = (tools, *, cache = None))]
+    fn tools_list_result(
+        &self,
+        py: Python<'_>,
+        tools: &Bound<'_, PyAny>,
+        cache: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = tools.cast::<PyList>() {
                 list.iter().collect()
@@ -332,7 +353,8 @@ impl PyConnection {
                 };
                 values.push(value);
             }
-            let result = self.inner.tools_list_result_json(values).or_raise(py)?;
+            let cache = opt_value(cache, limits).or_raise(py)?;
+            let result = self.inner.tools_list_result_json(values, cache.as_ref()).or_raise(py)?;
             Ok(to_py(py, &result)?.unbind())
         })
     }
@@ -569,19 +591,20 @@ impl PyReceivedTool {
         py: Python<'_>,
         requested_outputs: Option<&Bound<'_, PyAny>>,
         result: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+    ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.connection().limits();
             let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
-            let checked = |result: &Value| self.inner.check(requested.as_ref(), result).map(|_| ());
-            match as_text(result).or_raise(py)? {
+            let checked = |result: &Value| self.inner.check_json(requested.as_ref(), result);
+            let answer = match as_text(result).or_raise(py)? {
                 Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
                 None => {
                     let arg = arg(result, limits, "result").or_raise(py)?;
                     run_sized(py, arg.size, || checked(&arg.value))
                 }
             }
-            .or_raise(py)
+            .or_raise(py)?;
+            Ok(to_py(py, &answer)?.unbind())
         })
     }
 
@@ -630,7 +653,10 @@ fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
 /// A route as a dict; outputs found in `original` (the caller's result objects) are handed back
 /// as those objects.
 fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, PyAny>, &Value)>) -> PyResult<Py<PyAny>> {
-    let Route { model, user, programmatic, extensions, view, dropped, diagnostics, is_error } = route;
+    if route.input_required {
+        return Ok(to_py(py, &route.to_json())?.unbind());
+    }
+    let Route { model, user, programmatic, extensions, view, dropped, diagnostics, is_error, input_required } = route;
     let output = |value: &Value| -> PyResult<Bound<'_, PyAny>> {
         if let Some(found) = original.and_then(|(obj, root)| convert::original(obj, root, value, ORIGINAL_LEVELS)) {
             return Ok(found);
@@ -651,6 +677,7 @@ fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, Py
         dropped,
         diagnostics,
         is_error,
+        input_required,
     }
     .to_json();
     let dict = to_py(py, &rest)?.cast_into::<PyDict>()?;
@@ -726,6 +753,49 @@ fn migrate_tool(
     })
 }
 
+/// Declares every tool of a tools/list, with legacy options per tool name; the first failing
+/// tool is the error (-32603).
+#[pyfunction]
+#[pyo3(signature = (tools, *, legacy_by_tool = None, config = None))]
+fn declare_tools(
+    py: Python<'_>,
+    tools: &Bound<'_, PyAny>,
+    legacy_by_tool: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyConfig>>,
+) -> PyResult<Py<PyList>> {
+    guard(py, || {
+        let config = config_of(config);
+        let tools = arg(tools, &config.limits, "tools").or_raise(py)?;
+        let legacy = opt_value(legacy_by_tool, &config.limits).or_raise(py)?;
+        let declared =
+            run_sized(py, tools.size, || mcp_outputs::wire::declare_tools(&tools.value, legacy.as_ref(), &config))
+                .or_raise(py)?;
+        let items =
+            declared.into_iter().map(|inner| Py::new(py, PyServerTool { inner })).collect::<PyResult<Vec<_>>>()?;
+        Ok(PyList::new(py, items)?.unbind())
+    })
+}
+
+/// Accepts a whole tools/list result as received (LIST-2): `{"tools": [ReceivedTool, …],
+/// "warnings": [codes]}`; the first rejected Tool makes the whole response invalid.
+#[pyfunction]
+fn discover_tools(py: Python<'_>, result: &Bound<'_, PyAny>, conn: &Bound<'_, PyConnection>) -> PyResult<Py<PyAny>> {
+    guard(py, || {
+        let conn = &conn.get().inner;
+        let result = arg(result, conn.limits(), "result").or_raise(py)?;
+        let discovered = run_sized(py, result.size, || ReceivedTool::discover(&result.value, conn)).or_raise(py)?;
+        let dict = PyDict::new(py);
+        dict.set_item("warnings", warnings_list(py, &discovered.warnings)?)?;
+        let tools = discovered
+            .tools
+            .into_iter()
+            .map(|inner| Py::new(py, PyReceivedTool { inner }))
+            .collect::<PyResult<Vec<_>>>()?;
+        dict.set_item("tools", PyList::new(py, tools)?)?;
+        Ok(dict.into_any().unbind())
+    })
+}
+
 /// Test hook: panics inside the guard, to prove a panic never surfaces as `PanicException`.
 #[pyfunction]
 #[allow(clippy::panic)]
@@ -742,6 +812,8 @@ fn _mcp_outputs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyReceivedTool>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(migrate_tool, m)?)?;
+    m.add_function(wrap_pyfunction!(declare_tools, m)?)?;
+    m.add_function(wrap_pyfunction!(discover_tools, m)?)?;
     m.add_function(wrap_pyfunction!(check_requested_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

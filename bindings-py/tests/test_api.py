@@ -47,6 +47,7 @@ def test_server_and_client_round_trip() -> None:
     assert result == {"resultType": "complete", "outputs": [PRODUCED["outputs"][1]]}
     host.check(requested, result)
     route = host.route(requested, result)
+    assert "resultType" not in route  # a Route, not an input_required answer
     assert route["model"] == [] and route["user"] == []
     assert route["programmatic"] == [PRODUCED["outputs"][1]]
     assert route["extensions"] == {} and route["view"] is None
@@ -60,6 +61,7 @@ def test_route_hands_back_the_callers_own_output_objects() -> None:
     requested = [{"audience": "assistant", "format": "content"}, {"audience": "programmatic", "format": "structured"}]
     result = tool.respond(conn, requested, PRODUCED)
     route = host.route(requested, result)
+    assert "resultType" not in route
     assert route["model"][0] is result["outputs"][0]
     assert route["programmatic"][0] is result["outputs"][1]
 
@@ -93,7 +95,9 @@ def test_omitted_requested_outputs_is_the_fallback() -> None:
     assert result["outputs"] == [PRODUCED["outputs"][0]]
     host = ReceivedTool.accept(tool.advertise(conn), conn)
     assert host.plan("conversational") == {}
-    assert host.route(None, result)["model"] == [PRODUCED["outputs"][0]]
+    fallback = host.route(None, result)
+    assert "resultType" not in fallback
+    assert fallback["model"] == [PRODUCED["outputs"][0]]
 
 
 def test_server_errors_carry_their_jsonrpc_error() -> None:
@@ -150,6 +154,7 @@ def test_legacy_connection_projects_the_result() -> None:
     assert "resultType" not in result
     host = ReceivedTool.accept(advertised, conn)
     route = host.route(None, result)
+    assert "resultType" not in route
     assert route["model"][0]["content"][0]["text"] == "2 customers"
     assert route["dropped"] == [{"legacy": "structuredContent"}]
     with pytest.raises(mcp_outputs.RequestedOutputsOnLegacyVersionError):
@@ -168,6 +173,7 @@ def test_apps_extension_view_and_config() -> None:
     requested = host.plan("apps")["requestedOutputs"]
     produced = {"outputs": PRODUCED["outputs"] + [{"audience": apps, "format": "structured", "structuredContent": {"k": 1}}], "_meta": {apps: {"x": 1}, "other": 2}}
     route = host.route(requested, tool.respond(conn, requested, produced))
+    assert "resultType" not in route
     assert route["view"] == {"content": [], "structuredContent": {"k": 1}, "_meta": {apps: {"x": 1}}}
     assert route["extensions"][apps][0]["structuredContent"] == {"k": 1}
     assert route["dropped"] == [{"meta": "other"}]
@@ -226,7 +232,7 @@ def test_every_code_has_its_exception_class() -> None:
 
 # ---- the corpus through the object API -------------------------------------------------------
 
-API_OPS = ("declare", "advertise", "select", "respond", "accept", "plan", "check", "route", "migrate")
+API_OPS = ("declare", "advertise", "select", "respond", "accept", "plan", "check", "route", "migrate", "list", "discover")
 
 
 def _api_cases() -> List[corpus.Case]:
@@ -258,7 +264,11 @@ class _Local(Exception):
 def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     """Runs a case through the object API; a server method's error keeps its JSON-RPC code,
     other errors are raised with `_server = False` (compared by code only)."""
-    config = Config(extensions=inp["extensions"]) if "extensions" in inp else None
+    config = (
+        Config(extensions=inp.get("extensions"), supported_versions=inp.get("supportedVersions"))
+        if "extensions" in inp or "supportedVersions" in inp
+        else None
+    )
 
     def request_shape() -> None:
         if "requestedOutputs" in inp:
@@ -271,6 +281,21 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     if op == "migrate":
         opts = inp.get("options") or {}
         return {"tool": mcp_outputs.migrate_tool(inp["legacyTool"], programmatic_from_output_schema=opts.get("programmaticFromOutputSchema", False), apps=opts.get("apps", False))}
+    if op == "list":
+        # The server's own tools are declared before the request's version is read, as in `ops`.
+        tools = mcp_outputs.declare_tools(inp["tools"], legacy_by_tool=inp.get("legacyByTool"), config=config)
+        try:
+            conn = Connection(*conn_args, config=config)
+        except McpOutputsError as e:
+            e._server = False  # type: ignore[attr-defined]
+            raise
+        return {"result": conn.tools_list_result(tools, cache=inp.get("cache"))}
+    if op == "discover":
+        discovered = mcp_outputs.discover_tools(inp["result"], Connection(*conn_args, config=config))
+        names: Dict[str, Any] = {"tools": [t.name for t in discovered["tools"]]}
+        if discovered["warnings"]:
+            names["warnings"] = discovered["warnings"]
+        return names
     if op in ("declare", "advertise", "select", "respond"):
         tool = ServerTool.declare(inp["tool"], inp.get("legacy") if op != "declare" else None, config=config)
         if op == "declare":
@@ -294,8 +319,7 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     if op == "plan":
         return dict(host.plan(inp.get("mode"), inp.get("consumers"), require_schema=inp.get("requireSchema", False), schemas=inp.get("schemas", False)))
     if op == "check":
-        host.check(_requested(inp), inp["result"])
-        return {}
+        return dict(host.check(_requested(inp), inp["result"]))
     return dict(host.route(_requested(inp), inp["result"]))
 
 

@@ -100,6 +100,7 @@ def test_json_compatible_subclasses_and_tuples_are_accepted() -> None:
     value = collections.OrderedDict(a=(1, 2.5, None, True), b=Color.RED, c=Name("x"))
     check(value)
     route = HOST.route(REQ, result_with(value))
+    assert "resultType" not in route
     assert route["programmatic"][0]["structuredContent"] is value
 
 

@@ -4,7 +4,7 @@
 
 use crate::audience::Selector;
 use crate::connection::Connection;
-use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning};
+use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning, WarningCode};
 use crate::error::{Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::limits::Limits;
@@ -39,7 +39,52 @@ pub struct CheckedResult<'r> {
     pub(crate) outputs: Vec<CheckedOutput<'r>>,
     pub(crate) is_error: bool,
     pub(crate) meta: Option<&'r Map<String, Value>>,
+    pub(crate) kind: ResultKind,
 }
+
+/// What a checked answer to a tools/call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultKind {
+    /// A tool result with at least one output (or a successful one).
+    Complete,
+    /// A tool result with `isError: true` and no output: the tool's failure, kept (ERR-5).
+    EmptyError,
+    /// A multi-round-trip answer (`resultType: "input_required"`, 2026-07-28 on): neither a
+    /// tool result nor an error; the host fulfils the requests and retries the call with the
+    /// same `requestedOutputs` (MRTR-1).
+    InputRequired,
+}
+
+impl CheckedResult<'_> {
+    /// What the answer is.
+    pub fn kind(&self) -> ResultKind {
+        self.kind
+    }
+
+    /// Whether the tool reported a failure.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// `check`'s answer as JSON: `{}`, `{ "warnings": ["empty-error-outputs"] }` (ERR-5) or
+    /// `{ "resultType": "input_required" }` (MRTR-1).
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        match self.kind {
+            ResultKind::Complete => {}
+            ResultKind::EmptyError => {
+                out.insert("warnings".into(), Value::Array(vec![Value::from(WarningCode::EmptyErrorOutputs.as_str())]));
+            }
+            ResultKind::InputRequired => {
+                out.insert("resultType".into(), Value::from(INPUT_REQUIRED));
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// The `resultType` of a multi-round-trip answer.
+pub(crate) const INPUT_REQUIRED: &str = "input_required";
 
 /// One output of a checked 2026-12-01 result.
 #[derive(Debug)]
@@ -52,7 +97,79 @@ pub struct CheckedOutput<'r> {
     pub variant: usize,
 }
 
+/// A whole tools/list result as received and accepted (`discover`, LIST-2).
+#[derive(Clone, Debug)]
+pub struct Discovered {
+    /// Every Tool, accepted for the connection, in the order received.
+    pub tools: Vec<ReceivedTool>,
+    /// The union of the tools' `accept` warnings, paths under `/tools/<i>`.
+    pub warnings: Vec<Warning>,
+}
+
+impl Discovered {
+    /// `discover`'s answer as JSON: `{ "tools": [names in order], "warnings"?: [codes] }`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("tools".into(), Value::Array(self.tools.iter().map(|t| Value::from(t.name())).collect()));
+        if !self.warnings.is_empty() {
+            out.insert("warnings".into(), crate::json::warnings(&self.warnings));
+        }
+        Value::Object(out)
+    }
+}
+
 impl ReceivedTool {
+    /// Reads a whole tools/list result as received on `conn` (`discover`, LIST-2): `tools`
+    /// must be an array; from 2026-07-28 on `ttlMs` and `cacheScope` are required (SEP-2549);
+    /// a missing `resultType` counts as `"complete"`, any other value is `malformed`. Every Tool
+    /// is accepted as [`ReceivedTool::accept`] accepts it, and the first rejected one makes the
+    /// whole response invalid (the SEP: a Tool without `outputVariants` under 2026-12-01 means
+    /// the response is invalid, never a switch to legacy semantics). Two tools with one name
+    /// are `malformed`: a host could not tell them apart.
+    pub fn discover(result: &Value, conn: &Connection) -> Result<Discovered> {
+        let limits = conn.limits();
+        limits.check_value(result, "")?;
+        let obj = result.as_object().ok_or_else(|| Error::malformed("", "a tools/list result must be an object"))?;
+        let list = match obj.field("tools") {
+            Some(Value::Array(list)) => list,
+            Some(_) => return Err(Error::malformed("/tools", "tools must be an array")),
+            None => return Err(Error::malformed("", "a tools/list result must carry tools")),
+        };
+        limits.check_count(list.len(), limits.max_tools, "/tools", "tools")?;
+        match obj.field("resultType") {
+            None => {}
+            Some(Value::String(s)) if s == "complete" => {}
+            Some(other) => {
+                return Err(Error::malformed(
+                    "/resultType",
+                    format!("a tools/list resultType {other} is not \"complete\""),
+                ))
+            }
+        }
+        crate::wire::ListCache::from_result(obj, conn.version())?;
+        let mut tools: Vec<ReceivedTool> = Vec::with_capacity(list.len());
+        let mut warnings = Vec::new();
+        for (i, tool) in list.iter().enumerate() {
+            let path = crate::error::pointer_index("/tools", i);
+            let received = ReceivedTool::accept(tool, conn).map_err(|e| e.under(&path))?;
+            if tools.iter().any(|t| t.name() == received.name()) {
+                return Err(Error::malformed(
+                    format!("{path}/name"),
+                    format!("two tools are named {:?}: a host could not tell them apart", received.name()),
+                ));
+            }
+            warnings
+                .extend(received.warnings.iter().map(|w| Warning { code: w.code, path: format!("{path}{}", w.path) }));
+            tools.push(received);
+        }
+        Ok(Discovered { tools, warnings })
+    }
+
+    /// The Tool's `name`.
+    pub fn name(&self) -> &str {
+        self.tool.field("name").and_then(Value::as_str).unwrap_or_default()
+    }
+
     /// Validates a received Tool for the connection (`accept`): under 2026-12-01 the
     /// declaration rules (DECL-1, DECL-2, FMT-2, AUD-*) and that every extension variant was
     /// negotiated; under an earlier revision a declared `outputSchema` must be a valid schema.
@@ -61,15 +178,22 @@ impl ReceivedTool {
         let obj = check_tool_basics(tool)?;
         let (shape, warnings) = if conn.version().is_legacy() {
             let schema = match obj.field("outputSchema") {
+                // The MCP schema types outputSchema as an object: a boolean schema is a shape
+                // error, not a schema to compile.
+                Some(schema) if !schema.is_object() => {
+                    return Err(Error::malformed("/outputSchema", "outputSchema must be a JSON object"))
+                }
                 Some(schema) => Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?)),
                 None => None,
             };
             (ReceivedShape::Legacy(schema), Vec::new())
         } else {
-            if obj.contains_key("outputSchema") && obj.contains_key("outputVariants") {
-                return Err(Error::malformed("/outputSchema", "a 2026-12-01 Tool has no top-level outputSchema"));
+            let (declaration, mut warnings) = Declaration::read(obj, Judge::Client(conn))?;
+            // The revision, not a field, picks the shape (VER-1): a legacy outputSchema next to
+            // outputVariants is ignored, and said so.
+            if obj.contains_key("outputSchema") {
+                warnings.push(Warning { code: WarningCode::IgnoredOutputSchema, path: "/outputSchema".into() });
             }
-            let (declaration, warnings) = Declaration::read(obj, Judge::Client(conn))?;
             (ReceivedShape::Variants(declaration), warnings)
         };
         Ok(ReceivedTool { tool: obj.clone(), conn: conn.clone(), shape, warnings })
@@ -85,7 +209,7 @@ impl ReceivedTool {
         &self.conn
     }
 
-    /// Warnings (`missing-schema`).
+    /// Warnings (`missing-schema`, `ignored-output-schema`).
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
@@ -128,6 +252,16 @@ impl ReceivedTool {
         let limits = self.conn.limits();
         let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
         limits.check_value(result, "")?;
+        if obj.field("resultType").and_then(Value::as_str) == Some(INPUT_REQUIRED) {
+            check_input_required(obj, self.conn.version())?;
+            return Ok(CheckedResult {
+                result: obj,
+                outputs: Vec::new(),
+                is_error: false,
+                meta: None,
+                kind: ResultKind::InputRequired,
+            });
+        }
         let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
@@ -144,21 +278,46 @@ impl ReceivedTool {
             Some(other) => {
                 return Err(Error::malformed(
                     "/resultType",
-                    format!(
-                    "resultType {other} is not \"complete\": handle input_required and task results before checking"
-                ),
+                    format!("resultType {other} is neither \"complete\" nor \"input_required\""),
                 ))
             }
         }
-        let outputs = match &self.shape {
-            ReceivedShape::Variants(declaration) => check_outputs(declaration, selectors, obj, is_error, limits)?,
-            ReceivedShape::Legacy(schema) => {
-                check_legacy(schema.as_deref(), obj, is_error)?;
-                Vec::new()
+        let (outputs, empty) = match &self.shape {
+            ReceivedShape::Variants(declaration) => {
+                let outputs = check_outputs(declaration, selectors, obj, is_error, limits)?;
+                let empty = outputs.is_empty();
+                (outputs, empty)
             }
+            ReceivedShape::Legacy(schema) => (Vec::new(), check_legacy(schema.as_deref(), obj, is_error)?),
         };
-        Ok(CheckedResult { result: obj, outputs, is_error, meta })
+        let kind = if is_error && empty { ResultKind::EmptyError } else { ResultKind::Complete };
+        Ok(CheckedResult { result: obj, outputs, is_error, meta, kind })
     }
+}
+
+/// A multi-round-trip answer (MRTR-1): only from 2026-07-28 on, with `inputRequests` (an
+/// object) or `requestState` (a string), or both.
+fn check_input_required(result: &Map<String, Value>, version: crate::ProtocolVersion) -> Result<()> {
+    if !version.has_result_type() {
+        return Err(Error::malformed(
+            "/resultType",
+            format!("resultType \"input_required\" does not exist in protocol version {version}"),
+        ));
+    }
+    let requests = match result.field("inputRequests") {
+        None => false,
+        Some(Value::Object(_)) => true,
+        Some(_) => return Err(Error::malformed("/inputRequests", "inputRequests must be an object")),
+    };
+    let state = match result.field("requestState") {
+        None => false,
+        Some(Value::String(_)) => true,
+        Some(_) => return Err(Error::malformed("/requestState", "requestState must be a string")),
+    };
+    if !requests && !state {
+        return Err(Error::malformed("", "an input_required answer needs inputRequests or requestState"));
+    }
+    Ok(())
 }
 
 fn check_outputs<'r>(
@@ -207,9 +366,7 @@ fn check_outputs<'r>(
         raw.check_shape(selector.format)?;
         checked.push((raw, index, variant));
     }
-    if checked.is_empty() && is_error {
-        return Err(Error::new(ErrorCode::EmptyErrorOutputs, "/outputs", "an error result with no output (ERR-4)"));
-    }
+    // ERR-5: an error result with no output is the tool's failure, kept (the caller warns).
     if !is_error {
         if let Some(missing) = selectors.iter().find(|s| !checked.iter().any(|(_, _, v)| &v.selector == *s)) {
             return Err(Error::new(
@@ -228,11 +385,15 @@ fn check_outputs<'r>(
         .collect())
 }
 
-fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is_error: bool) -> Result<()> {
-    match result.field("content") {
-        Some(content) => crate::content::check_blocks(content, "/content")?,
+/// Checks a legacy result; answers whether it carries no content block (ERR-5 when an error).
+fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is_error: bool) -> Result<bool> {
+    let empty = match result.field("content") {
+        Some(content) => {
+            crate::content::check_blocks(content, "/content")?;
+            content.as_array().is_some_and(Vec::is_empty)
+        }
         None => return Err(Error::malformed("", "a legacy result must carry content")),
-    }
+    };
     match (schema, result.field("structuredContent")) {
         (Some(schema), Some(value)) if !is_error => schema.validate(value, "/structuredContent", "structuredContent"),
         (Some(_), None) if !is_error => Err(Error::new(
@@ -242,4 +403,5 @@ fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is
         )),
         _ => Ok(()),
     }
+    .map(|()| empty)
 }

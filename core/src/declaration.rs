@@ -22,13 +22,23 @@ pub struct Warning {
 pub enum WarningCode {
     /// A structured variant without a schema (DECL-4 SHOULD).
     MissingSchema,
+    /// A 2026-12-01 Tool received with a top-level `outputSchema`, which was ignored (VER-1).
+    IgnoredOutputSchema,
+    /// A received result with `isError: true` and no output, kept as the tool's failure (ERR-5).
+    EmptyErrorOutputs,
 }
 
 impl WarningCode {
+    /// Every warning code, in declaration order (the bindings' type tests compare against this).
+    pub const ALL: &'static [WarningCode] =
+        &[WarningCode::MissingSchema, WarningCode::IgnoredOutputSchema, WarningCode::EmptyErrorOutputs];
+
     /// The kebab-case form.
     pub fn as_str(self) -> &'static str {
         match self {
             WarningCode::MissingSchema => "missing-schema",
+            WarningCode::IgnoredOutputSchema => "ignored-output-schema",
+            WarningCode::EmptyErrorOutputs => "empty-error-outputs",
         }
     }
 }
@@ -120,6 +130,11 @@ impl Declaration {
 
 fn read_variant(raw: &Value, path: &str, judge: Judge<'_>, warnings: &mut Vec<Warning>) -> Result<Variant> {
     let obj = raw.as_object().ok_or_else(|| Error::malformed(path, "an output variant must be an object"))?;
+    // The SEP types a variant's schema as an object: a boolean or any other non-object is a
+    // shape error of the variant, ranked before its other errors.
+    if obj.get("schema").is_some_and(|schema| !schema.is_object()) {
+        return Err(Error::malformed(pointer_push(path, "schema"), "a variant's schema must be a JSON object"));
+    }
     // Shape first (malformed), then meaning: a content variant cannot carry a schema.
     if obj.get("format").and_then(Value::as_str) == Some("content") && obj.contains_key("schema") {
         return Err(Error::malformed(pointer_push(path, "schema"), "a content variant cannot declare a schema"));

@@ -3,7 +3,7 @@
 //! errors and never needs protocol logic of its own.
 //!
 //! Shapes:
-//! - library options: `{ "extensions"?: [definition, …], "limits"?: { "maxDepth"?, "maxBytes"?,
+//! - library options: `{ "extensions"?: [definition, …], "supportedVersions"?: [revision, …], "limits"?: { "maxDepth"?, "maxBytes"?,
 //!   "maxArrayLen"?, "maxObjectLen"?, "maxVariants"?, "maxTools"?, "maxExtensions"? } }`
 //! - a connection: `{ "protocolVersion"?: "2026-12-01", "negotiated"?: ["io.modelcontextprotocol/ui"] }`
 //! - a plan request: `{ "mode": "apps" }` or `{ "consumers": [selector, …] }`, plus optional
@@ -31,7 +31,7 @@ pub fn config(options: Option<&Value>) -> Result<Arc<Config>> {
     };
     let obj = options.as_object().ok_or_else(|| Error::malformed("", "options must be an object"))?;
     let limits = limits(obj.get("limits"))?;
-    Config::with_extensions(obj.get("extensions"), limits)
+    Config::with_options(obj.get("extensions"), obj.get("supportedVersions"), limits)
 }
 
 /// Reads `limits` options: each a non-negative integer, absent ones at their defaults.
@@ -107,7 +107,7 @@ fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
     };
     // The version first, as `from_params` reads it; the capabilities are checked here rather
     // than by `from_initialize`, whose paths name the fields of initialize.
-    ProtocolVersion::parse(version).map_err(|e| request_side(e.under("/protocolVersion")))?;
+    config.parse_version(version).map_err(|e| request_side(e.under("/protocolVersion")))?;
     let client = object_field(obj, "clientCapabilities").map_err(request_side)?;
     let server = object_field(obj, "serverCapabilities").map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
     Ok(RequestContext::from_initialize(version, client)?.connection(server, Arc::clone(config)))
@@ -153,7 +153,7 @@ fn connection_from_checked(config: &Arc<Config>, params: &Value, server_capabili
     if !server_capabilities.is_object() {
         return Err(Error::malformed("", "server capabilities must be an object").on_wire(jsonrpc::INTERNAL_ERROR));
     }
-    Ok(RequestContext::from_params(params)?.connection(server_capabilities, Arc::clone(config)))
+    Ok(RequestContext::from_params_for(params, config)?.connection(server_capabilities, Arc::clone(config)))
 }
 
 impl Connection {
@@ -195,25 +195,31 @@ impl Connection {
     }
 
     /// The tools/list result for this connection from Tool objects ([`wire::tools_list_result`]:
-    /// tools already advertised, and legacy Tools sent as given).
-    pub fn tools_list_result_json(&self, tools: Vec<Value>) -> Result<Value> {
-        wire::tools_list_result(tools, self)
+    /// tools already advertised, and legacy Tools sent as given before 2026-12-01), with the
+    /// cache option `{ "ttlMs", "cacheScope" }` (default `0` / `"private"`; sent from
+    /// 2026-07-28 on). Errors are the server's own (-32603).
+    pub fn tools_list_result_json(&self, tools: Vec<Value>, cache: Option<&Value>) -> Result<Value> {
+        let cache = wire::ListCache::from_json(cache).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+        wire::tools_list_result(tools, self, cache)
     }
 
     /// [`Connection::tools_list_result_json`] from Tool objects as JSON text, one text per tool,
     /// each parsed under the limits (errors at `/tools/<i>`); the result as JSON text. One text
     /// per tool, so that a Tool is as deep as the limits allow it alone.
-    pub fn tools_list_result_text<S: AsRef<str>>(&self, tools: &[S]) -> Result<String> {
+    pub fn tools_list_result_text<S: AsRef<str>>(&self, tools: &[S], cache: Option<&str>) -> Result<String> {
+        let internal = |e: Error| e.on_wire(jsonrpc::INTERNAL_ERROR);
         let limits = self.limits();
-        limits.check_count(tools.len(), limits.max_tools, "/tools", "tools")?;
+        limits.check_count(tools.len(), limits.max_tools, "/tools", "tools").map_err(internal)?;
         let tools = tools
             .iter()
             .enumerate()
             .map(|(i, text)| {
                 limits.parse_text(text.as_ref(), "tool").map_err(|e| e.under(&crate::error::pointer_index("/tools", i)))
             })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(self.tools_list_result_json(tools)?.to_string())
+            .collect::<Result<Vec<_>>>()
+            .map_err(internal)?;
+        let cache = cache.map(|t| limits.parse_text(t, "cache")).transpose().map_err(internal)?;
+        Ok(self.tools_list_result_json(tools, cache.as_ref())?.to_string())
     }
 }
 
@@ -292,12 +298,18 @@ impl ReceivedTool {
         self.route(requested, result).map(|r| r.to_json())
     }
 
-    /// [`ReceivedTool::check`] over JSON text (for hosts that hold the wire bytes).
-    pub fn check_text(&self, requested: Option<&str>, result: &str) -> Result<()> {
+    /// [`ReceivedTool::check`] with its answer as JSON ([`crate::CheckedResult::to_json`]): `{}`,
+    /// `{ "warnings": ["empty-error-outputs"] }` or `{ "resultType": "input_required" }`.
+    pub fn check_json(&self, requested: Option<&Value>, result: &Value) -> Result<Value> {
+        self.check(requested, result).map(|checked| checked.to_json())
+    }
+
+    /// [`ReceivedTool::check_json`] over JSON text (for hosts that hold the wire bytes).
+    pub fn check_text(&self, requested: Option<&str>, result: &str) -> Result<Value> {
         let limits = self.connection().limits();
         let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
-        self.check(requested.as_ref(), &result).map(|_| ())
+        self.check_json(requested.as_ref(), &result)
     }
 
     /// [`ReceivedTool::route`] over JSON text, answering JSON text.
@@ -484,15 +496,26 @@ mod tests {
 
         let server = ServerTool::declare(&tool, None, &config).expect("declared");
         let legacy = json!({"name": "old", "inputSchema": {"type": "object"}});
-        let texts = [server.advertise(&conn).to_string(), legacy.to_string()];
-        let list: Value = serde_json::from_str(&conn.tools_list_result_text(&texts).expect("listed")).expect("json");
-        assert_eq!(list, json!({"resultType": "complete", "tools": [server.advertise(&conn), legacy]}));
+        let july = Connection::new(crate::ProtocolVersion::V2026_07_28, vec![], Arc::clone(&config));
+        let texts = [server.advertise(&july).to_string(), legacy.to_string()];
+        let cache = r#"{"ttlMs": 1000, "cacheScope": "public"}"#;
+        let list: Value =
+            serde_json::from_str(&july.tools_list_result_text(&texts, Some(cache)).expect("listed")).expect("json");
         assert_eq!(
-            wire::project_tools_list(std::slice::from_ref(&server), &conn).expect("listed"),
-            json!({"resultType": "complete", "tools": [server.advertise(&conn)]})
+            list,
+            json!({"resultType": "complete", "ttlMs": 1000, "cacheScope": "public",
+                   "tools": [server.advertise(&july), legacy]})
         );
-        let err = conn.tools_list_result_text(&["{}", "[[["]).expect_err("not JSON");
-        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/tools/1"));
+        assert_eq!(
+            wire::project_tools_list(std::slice::from_ref(&server), &conn, wire::ListCache::default()).expect("listed"),
+            json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [server.advertise(&conn)]})
+        );
+        let err = conn.tools_list_result_text(&["{}", "[[["], None).expect_err("not JSON");
+        assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/tools/1", Some(-32603)));
+        let err = conn.tools_list_result_text(&texts, None).expect_err("a legacy Tool on 2026-12-01");
+        assert_eq!((err.code(), err.path()), (ErrorCode::MissingOutputVariants, "/tools/1"));
+        let err = july.tools_list_result_text(&texts, Some(r#"{"ttlMs": 1}"#)).expect_err("no cacheScope");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32603)));
     }
 
     #[test]

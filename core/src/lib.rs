@@ -74,7 +74,7 @@ pub mod version;
 pub mod wire;
 
 pub use audience::{Audience, ExtensionDefinition, Format, Registry, Selector, APPS_EXTENSION};
-pub use client::{CheckedResult, ReceivedTool};
+pub use client::{CheckedResult, Discovered, ReceivedTool, ResultKind};
 pub use connection::{Config, Connection};
 pub use declaration::{Warning, WarningCode};
 pub use error::{Error, ErrorCode, Result};

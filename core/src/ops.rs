@@ -23,11 +23,13 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("check", &["tool", "requestedOutputs", "result"]),
     ("route", &["tool", "requestedOutputs", "result"]),
     ("migrate", &["legacyTool", "options"]),
+    ("list", &["tools", "legacyByTool", "cache"]),
+    ("discover", &["result"]),
     ("scenario", &["tool", "legacy", "mode", "consumers", "produced", "requireSchema", "schemas"]),
 ];
 
 /// Input fields every operation accepts.
-pub const COMMON_FIELDS: &[&str] = &["protocolVersion", "negotiated", "extensions"];
+pub const COMMON_FIELDS: &[&str] = &["protocolVersion", "negotiated", "extensions", "supportedVersions"];
 
 /// Runs one operation of the contract on its `input` object and returns its `ok` value.
 pub fn run(op: &str, input: &Value) -> Result<Value> {
@@ -37,7 +39,7 @@ pub fn run(op: &str, input: &Value) -> Result<Value> {
 /// [`run`] with explicit limits.
 pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value> {
     let input = Input::new(input)?;
-    let config = Config::with_extensions(input.get("extensions"), limits)?;
+    let config = Config::with_options(input.get("extensions"), input.get("supportedVersions"), limits)?;
     match op {
         "declare" => {
             let tool = ServerTool::declare(input.required("tool")?, None, &config)?;
@@ -68,8 +70,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "check" => {
             let tool = client_side(&input, &config)?;
-            tool.check(input.get("requestedOutputs"), input.required("result")?)?;
-            Ok(Value::Object(Map::new()))
+            tool.check_json(input.get("requestedOutputs"), input.required("result")?)
         }
         "route" => {
             let tool = client_side(&input, &config)?;
@@ -79,6 +80,18 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         "migrate" => {
             let options = MigrateOptions::from_json(input.get("options"))?;
             migrate(input.required("legacyTool")?, options, &config.limits).map(|tool| object([("tool", tool)]))
+        }
+        "list" => {
+            // The server's own tools first (-32603), then its cache option, then the request.
+            let tools = crate::wire::declare_tools(input.required("tools")?, input.get("legacyByTool"), &config)?;
+            let cache = crate::wire::ListCache::from_json(input.get("cache"))
+                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+            let conn = connection(&input, &config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+            Ok(object([("result", crate::wire::project_tools_list(&tools, &conn, cache)?)]))
+        }
+        "discover" => {
+            let conn = connection(&input, &config)?;
+            Ok(ReceivedTool::discover(input.required("result")?, &conn)?.to_json())
         }
         "scenario" => scenario(&input, &config),
         other => Err(Error::malformed("/op", format!("unknown operation {other:?}"))),

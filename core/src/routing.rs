@@ -3,7 +3,7 @@
 //! is listed in `dropped`, so a host (and the tests) can prove nothing leaked.
 
 use crate::audience::{Audience, Format, APPS_EXTENSION};
-use crate::client::{CheckedResult, ReceivedTool};
+use crate::client::{CheckedResult, ReceivedTool, ResultKind};
 use crate::content::annotation_conflicts;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
@@ -31,6 +31,10 @@ pub struct Route<'r> {
     /// Whether the tool reported a failure (`isError: true`): the host must tell the model a
     /// failed call from an empty success, even when nothing was routed (ERR-5).
     pub is_error: bool,
+    /// Whether the answer was a multi-round-trip `input_required` (MRTR-1): nothing is routed,
+    /// and the host retries the call with the same `requestedOutputs` once it has fulfilled
+    /// the requests.
+    pub input_required: bool,
 }
 
 /// The payload of `ui/notifications/tool-result` for the App View.
@@ -101,6 +105,8 @@ pub enum Diagnostic {
         /// JSON Pointer of the block in the result.
         path: String,
     },
+    /// An error result with no output, kept as the tool's failure (ERR-5).
+    EmptyErrorOutputs,
 }
 
 impl Diagnostic {
@@ -108,6 +114,7 @@ impl Diagnostic {
     pub fn code(&self) -> &'static str {
         match self {
             Diagnostic::AnnotationAudienceConflict { .. } => "annotation-audience-conflict",
+            Diagnostic::EmptyErrorOutputs => crate::WarningCode::EmptyErrorOutputs.as_str(),
         }
     }
 }
@@ -138,7 +145,16 @@ impl ReceivedTool {
             dropped: Vec::new(),
             diagnostics: Vec::new(),
             is_error: checked.is_error,
+            input_required: false,
         };
+        match checked.kind {
+            ResultKind::InputRequired => {
+                route.input_required = true;
+                return route;
+            }
+            ResultKind::EmptyError => route.diagnostics.push(Diagnostic::EmptyErrorOutputs),
+            ResultKind::Complete => {}
+        }
         if self.connection().version().is_legacy() {
             self.route_legacy(checked, result, &mut route);
             return route;
@@ -153,7 +169,10 @@ impl ReceivedTool {
             };
             let selector = &variant.selector;
             let value = output.value;
-            if selector.format == Format::Content {
+            // AUD-2 compares a block's annotation roles with the output's: only the core
+            // audiences that are roles (assistant, user) can conflict.
+            let role = matches!(selector.audience, Audience::Assistant | Audience::User);
+            if role && selector.format == Format::Content {
                 let blocks = value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
                 for (b, block) in blocks.iter().enumerate() {
                     if annotation_conflicts(block, output.audience) {
@@ -206,8 +225,11 @@ impl ReceivedTool {
     fn route_legacy<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value, route: &mut Route<'r>) {
         // The SEP's migration mapping and today's host convention: legacy content is for the
         // model. A host default, not a claim about the server's intent (LEG-5).
-        let content = checked.result.field("content").cloned().unwrap_or(Value::Array(Vec::new()));
-        route.model.push(Cow::Owned(json!({ "audience": "assistant", "format": "content", "content": content })));
+        // An error with no content block carries nothing for the model (ERR-5).
+        if checked.kind != ResultKind::EmptyError {
+            let content = checked.result.field("content").cloned().unwrap_or(Value::Array(Vec::new()));
+            route.model.push(Cow::Owned(json!({ "audience": "assistant", "format": "content", "content": content })));
+        }
         let apps = self.connection().negotiated_extension(APPS_EXTENSION).is_some() && has_app_resource(self.tool());
         if apps {
             route.view = Some(View::Legacy(result));
@@ -224,7 +246,8 @@ impl ReceivedTool {
 
 impl Route<'_> {
     /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics,
-    /// isError }`, every key always present.
+    /// isError }`, every key always present; `{ "resultType": "input_required" }` for a
+    /// multi-round-trip answer (MRTR-1).
     pub fn to_json(&self) -> Value {
         self.render(|v| v.clone())
     }
@@ -232,6 +255,10 @@ impl Route<'_> {
     /// The JSON form with each routed output written by `item` (a copy, or a reference the
     /// caller resolves; see `Route::to_json_indexed`).
     pub(crate) fn render(&self, item: impl Fn(&Value) -> Value) -> Value {
+        if self.input_required {
+            // MRTR-1: the one route without the eight keys.
+            return json!({ "resultType": crate::client::INPUT_REQUIRED });
+        }
         let list = |items: &[&Value]| Value::Array(items.iter().map(|v| item(v)).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {

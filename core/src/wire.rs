@@ -34,17 +34,23 @@ impl RequestContext {
     /// `…/clientCapabilities` (both required from 2026-07-28 on: a missing one is `malformed`,
     /// JSON-RPC -32602; a bad version is -32602 or -32022).
     pub fn from_params(params: &Value) -> Result<Self> {
-        RequestContext::read_params(params).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+        RequestContext::from_params_for(params, &Config::default())
     }
 
-    fn read_params(params: &Value) -> Result<Self> {
+    /// [`RequestContext::from_params`] for a side that supports only
+    /// `config.supported_versions` (VER-4): any other revision is -32022, with that list.
+    pub fn from_params_for(params: &Value, config: &Config) -> Result<Self> {
+        RequestContext::read_params(params, config).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+    }
+
+    fn read_params(params: &Value, config: &Config) -> Result<Self> {
         let meta = params
             .get("_meta")
             .and_then(Value::as_object)
             .ok_or_else(|| Error::malformed("/_meta", "the request has no params._meta with its protocol version"))?;
         let version = match meta.get(META_PROTOCOL_VERSION) {
             // The parse error names the version string itself; the caller gave the params.
-            Some(Value::String(v)) => ProtocolVersion::parse(v).map_err(|e| e.under(META_PROTOCOL_VERSION_PATH))?,
+            Some(Value::String(v)) => config.parse_version(v).map_err(|e| e.under(META_PROTOCOL_VERSION_PATH))?,
             Some(_) => {
                 return Err(Error::malformed(META_PROTOCOL_VERSION_PATH, "the protocol version must be a string"))
             }
@@ -140,26 +146,163 @@ pub fn request_params(mut params: Map<String, Value>, version: ProtocolVersion, 
     Value::Object(params)
 }
 
-/// The tools/list result for one connection: each tool advertised for its version and
-/// negotiated extensions.
-pub fn project_tools_list(tools: &[ServerTool], conn: &Connection) -> Result<Value> {
-    // Counted before any tool is advertised, so an oversized list costs nothing.
-    check_tool_count(tools.len(), conn)?;
-    tools_list_result(tools.iter().map(|t| t.advertise(conn)).collect(), conn)
+/// The SEP-2549 cache fields of a tools/list result (from 2026-07-28 on): how long the client
+/// may treat the list as fresh, and who may share it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListCache {
+    /// `ttlMs`: milliseconds the list stays fresh (`0`: immediately stale).
+    pub ttl_ms: u64,
+    /// `cacheScope`.
+    pub scope: CacheScope,
 }
 
-/// The tools/list result for one connection from Tool objects as they are to be sent: tools
-/// already advertised for `conn`, and a server's not-yet-migrated legacy Tools, which go out as
-/// given. `resultType: "complete"` is added when the version has it. At most `max_tools` tools;
-/// each must be an object (`malformed` at `/tools/<i>`).
-pub fn tools_list_result(tools: Vec<Value>, conn: &Connection) -> Result<Value> {
+/// `cacheScope`: who may be served a cached result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CacheScope {
+    /// Any user, from a shared cache.
+    Public,
+    /// Only within the authorization context that produced it (the default of the official
+    /// Python SDK when a handler sets nothing).
+    #[default]
+    Private,
+}
+
+impl CacheScope {
+    /// The wire form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
+
+impl ListCache {
+    /// Reads `{ "ttlMs": <integer >= 0>, "cacheScope": "public" | "private" }` (both required;
+    /// anything else `malformed`); absent or null is the default, `0` / `"private"`.
+    pub fn from_json(value: Option<&Value>) -> Result<Self> {
+        let Some(value) = value.filter(|v| !v.is_null()) else {
+            return Ok(ListCache::default());
+        };
+        let obj = value.as_object().ok_or_else(|| Error::malformed("/cache", "cache must be an object"))?;
+        ListCache::read(obj, "/cache")
+    }
+
+    /// The two fields of an object (a cache option, or a received result).
+    fn read(obj: &Map<String, Value>, base: &str) -> Result<Self> {
+        let ttl_ms = match obj.get("ttlMs") {
+            Some(ttl) => ttl
+                .as_u64()
+                .ok_or_else(|| Error::malformed(format!("{base}/ttlMs"), "ttlMs must be an integer >= 0 (SEP-2549)"))?,
+            None => return Err(Error::malformed(base, "ttlMs is required (SEP-2549)")),
+        };
+        let scope = match obj.get("cacheScope").map(Value::as_str) {
+            Some(Some("public")) => CacheScope::Public,
+            Some(Some("private")) => CacheScope::Private,
+            Some(_) => {
+                return Err(Error::malformed(
+                    format!("{base}/cacheScope"),
+                    "cacheScope must be \"public\" or \"private\"",
+                ))
+            }
+            None => return Err(Error::malformed(base, "cacheScope is required (SEP-2549)")),
+        };
+        Ok(ListCache { ttl_ms, scope })
+    }
+
+    /// Reads the cache fields of a received tools/list result: required from 2026-07-28 on
+    /// (both official SDKs reject a list without them), not read before.
+    pub(crate) fn from_result(result: &Map<String, Value>, version: ProtocolVersion) -> Result<Option<Self>> {
+        if version.has_result_type() {
+            ListCache::read(result, "").map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// The tools/list result for one connection: each tool advertised for its version and
+/// negotiated extensions (LIST-1).
+pub fn project_tools_list(tools: &[ServerTool], conn: &Connection, cache: ListCache) -> Result<Value> {
+    // Counted before any tool is advertised, so an oversized list costs nothing.
+    check_tool_count(tools.len(), conn)?;
+    tools_list_result(tools.iter().map(|t| t.advertise(conn)).collect(), conn, cache)
+}
+
+/// Declares every tool of a server's tools/list (the `list` operation's input): each entry is
+/// validated as [`ServerTool::declare`] validates it, in every revision, with its legacy
+/// options from `legacy_by_tool` (an object keyed by tool name). The first failing tool in
+/// array order is the error; a `legacy_by_tool` key naming no tool is `malformed`. Every
+/// error is the server's own fault (-32603). Two tools with one name are refused when the list
+/// is built ([`tools_list_result`]).
+pub fn declare_tools(tools: &Value, legacy_by_tool: Option<&Value>, config: &Arc<Config>) -> Result<Vec<ServerTool>> {
+    declare_tools_inner(tools, legacy_by_tool, config).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+}
+
+fn declare_tools_inner(tools: &Value, legacy_by_tool: Option<&Value>, config: &Arc<Config>) -> Result<Vec<ServerTool>> {
+    let list = tools.as_array().ok_or_else(|| Error::malformed("/tools", "tools must be an array of declarations"))?;
+    config.limits.check_count(list.len(), config.limits.max_tools, "/tools", "tools")?;
+    let legacy_by_tool = match legacy_by_tool {
+        None => None,
+        Some(Value::Object(map)) => Some(map),
+        Some(_) => return Err(Error::malformed("/legacyByTool", "legacyByTool must be an object keyed by tool name")),
+    };
+    let mut declared: Vec<ServerTool> = Vec::with_capacity(list.len());
+    for (i, tool) in list.iter().enumerate() {
+        let path = pointer_index("/tools", i);
+        let name = tool.get("name").and_then(Value::as_str);
+        let legacy = name.and_then(|n| legacy_by_tool.and_then(|m| m.get(n)));
+        declared.push(ServerTool::declare(tool, legacy, config).map_err(|e| e.under(&path))?);
+    }
+    if let Some(key) = legacy_by_tool.and_then(|m| m.keys().find(|k| !declared.iter().any(|d| d.name() == k.as_str())))
+    {
+        return Err(Error::malformed(
+            crate::error::pointer_push("/legacyByTool", key),
+            format!("legacyByTool names {key:?}, which is not one of the tools"),
+        ));
+    }
+    Ok(declared)
+}
+
+/// The tools/list result for one connection from Tool objects as they are to be sent
+/// (LIST-1): `resultType: "complete"`, `ttlMs` and `cacheScope` are added from 2026-07-28 on.
+/// At most `max_tools` tools; each must be an object with a name no other tool has
+/// (`malformed` at `/tools/<i>`), and under
+/// 2026-12-01 each must carry `outputVariants`: a legacy-shaped Tool is never sent on the new
+/// revision (`missing-output-variants`). A server's not-yet-migrated legacy Tools go out as
+/// given under earlier revisions. Every error is the server's own fault (-32603).
+pub fn tools_list_result(tools: Vec<Value>, conn: &Connection, cache: ListCache) -> Result<Value> {
+    tools_list_result_inner(tools, conn, cache).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+}
+
+fn tools_list_result_inner(tools: Vec<Value>, conn: &Connection, cache: ListCache) -> Result<Value> {
     check_tool_count(tools.len(), conn)?;
     if let Some(i) = tools.iter().position(|t| !t.is_object()) {
         return Err(Error::malformed(pointer_index("/tools", i), "a Tool must be an object"));
     }
+    let mut names = std::collections::HashSet::with_capacity(tools.len());
+    for (i, tool) in tools.iter().enumerate() {
+        if !tool.get("name").and_then(Value::as_str).is_none_or(|name| names.insert(name)) {
+            return Err(Error::malformed(
+                pointer_index("/tools", i),
+                "two tools share one name: a client could not tell them apart",
+            ));
+        }
+    }
+    if !conn.version().is_legacy() {
+        if let Some(i) = tools.iter().position(|t| t.get("outputVariants").is_none()) {
+            return Err(Error::new(
+                crate::error::ErrorCode::MissingOutputVariants,
+                pointer_index("/tools", i),
+                "a 2026-12-01 tools/list never carries a legacy-shaped Tool: migrate it or declare outputVariants",
+            ));
+        }
+    }
     let mut result = Map::new();
     if conn.version().has_result_type() {
         result.insert("resultType".into(), Value::from("complete"));
+        result.insert("ttlMs".into(), Value::from(cache.ttl_ms));
+        result.insert("cacheScope".into(), Value::from(cache.scope.as_str()));
     }
     result.insert("tools".into(), Value::Array(tools));
     Ok(Value::Object(result))
@@ -249,37 +392,64 @@ mod tests {
         let tools = [tool];
         let count = |list: &Value| list["tools"][0]["outputVariants"].as_array().map(Vec::len);
         let plain = Connection::new(ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
-        let list = project_tools_list(&tools, &plain).expect("listed");
+        let list = project_tools_list(&tools, &plain, ListCache::default()).expect("listed");
         assert_eq!(count(&list), Some(1));
         assert_eq!(list["resultType"], json!("complete"));
         let apps = Connection::new(ProtocolVersion::V2026_12_01, vec![APPS_EXTENSION.into()], Arc::clone(&config));
-        assert_eq!(count(&project_tools_list(&tools, &apps).expect("listed")), Some(2));
+        assert_eq!(count(&project_tools_list(&tools, &apps, ListCache::default()).expect("listed")), Some(2));
         let old = Connection::new(ProtocolVersion::V2025_06_18, vec![APPS_EXTENSION.into()], config);
-        let legacy = project_tools_list(&tools, &old).expect("listed");
+        let legacy = project_tools_list(&tools, &old, ListCache::default()).expect("listed");
         assert!(legacy.get("resultType").is_none());
         assert!(legacy["tools"][0].get("outputVariants").is_none());
         assert_eq!(legacy["tools"][0]["outputSchema"], json!({"type": "object"}));
     }
 
     #[test]
-    fn tools_list_results_pass_legacy_tools_through() {
+    fn tools_list_results_pass_legacy_tools_through_only_on_earlier_revisions() {
         let legacy = json!({"name": "old", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}});
         let config = Config::new();
         let conn = Connection::new(ProtocolVersion::V2026_07_28, vec![], Arc::clone(&config));
-        let list = tools_list_result(vec![legacy.clone()], &conn).expect("listed");
-        assert_eq!(list, json!({"resultType": "complete", "tools": [legacy]}));
+        let list = tools_list_result(vec![legacy.clone()], &conn, ListCache::default()).expect("listed");
+        assert_eq!(list, json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [legacy]}));
+        let public = ListCache { ttl_ms: 60_000, scope: CacheScope::Public };
+        let list = tools_list_result(vec![], &conn, public).expect("listed");
+        assert_eq!(list, json!({"resultType": "complete", "ttlMs": 60_000, "cacheScope": "public", "tools": []}));
         let old = Connection::new(ProtocolVersion::V2025_11_25, vec![], Arc::clone(&config));
-        assert_eq!(tools_list_result(vec![], &old).expect("listed"), json!({"tools": []}));
-        let err = tools_list_result(vec![legacy, json!("t")], &conn).expect_err("not an object");
-        assert_eq!((err.code(), err.path()), (ErrorCode::Malformed, "/tools/1"));
+        assert_eq!(tools_list_result(vec![], &old, public).expect("listed"), json!({"tools": []}));
+        let err = tools_list_result(vec![legacy.clone(), json!("t")], &conn, public).expect_err("not an object");
+        assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/tools/1", Some(-32603)));
+        let new = Connection::new(ProtocolVersion::V2026_12_01, vec![], Arc::clone(&config));
+        let err = tools_list_result(vec![legacy.clone()], &new, public).expect_err("legacy Tool on 2026-12-01");
+        assert_eq!(
+            (err.code(), err.path(), err.jsonrpc_code()),
+            (ErrorCode::MissingOutputVariants, "/tools/0", Some(-32603))
+        );
         let limits = crate::Limits { max_tools: 1, ..crate::Limits::default() };
         let tight = Connection::new(
             ProtocolVersion::V2026_12_01,
             vec![],
-            Arc::new(Config { registry: config.registry.clone(), limits }),
+            Arc::new(Config { registry: config.registry.clone(), limits, ..Config::default() }),
         );
-        let err = tools_list_result(vec![json!({}), json!({})], &tight).expect_err("too many");
+        let err = tools_list_result(vec![json!({}), json!({})], &tight, public).expect_err("too many");
         assert_eq!((err.code(), err.path()), (ErrorCode::LimitExceeded, "/tools"));
+    }
+
+    #[test]
+    fn cache_options_are_read_strictly() {
+        assert_eq!(ListCache::from_json(None), Ok(ListCache::default()));
+        let read = ListCache::from_json(Some(&json!({"ttlMs": 5, "cacheScope": "public"})));
+        assert_eq!(read, Ok(ListCache { ttl_ms: 5, scope: CacheScope::Public }));
+        for bad in [
+            json!([]),
+            json!({"ttlMs": 5}),
+            json!({"cacheScope": "public"}),
+            json!({"ttlMs": -1, "cacheScope": "public"}),
+            json!({"ttlMs": 1.5, "cacheScope": "public"}),
+            json!({"ttlMs": 1, "cacheScope": "shared"}),
+            json!({"ttlMs": 1, "cacheScope": null}),
+        ] {
+            assert_eq!(ListCache::from_json(Some(&bad)).map_err(|e| e.code()), Err(ErrorCode::Malformed), "{bad}");
+        }
     }
 
     #[test]

@@ -7,11 +7,17 @@ import {
   ServerTool,
   acceptTool,
   declareTool,
+  declareTools,
+  discoverTools,
   errorCodes,
   migrateTool,
   protocolVersions,
   runOperation,
   type CallToolResult,
+  type CheckAnswer,
+  type DiscoveredTools,
+  type InputRequiredRoute,
+  type ToolsListResult,
   type JsonObject,
   type ErrorCode,
   type Plan,
@@ -39,10 +45,14 @@ const selection: Selector[] = server.select(conn, requested);
 const result: CallToolResult = server.respond(conn, requested, {
   outputs: [{ audience: "programmatic", format: "structured", structuredContent: { n: 1 } }],
 });
-host.check(requested, result);
-const route: Route = host.route(requested, result);
+const answer: CheckAnswer = host.check(requested, result);
+const retry: boolean = answer.resultType === "input_required";
+const routedAny: Route | InputRequiredRoute = host.route(requested, result);
+if ("resultType" in routedAny) throw new Error("a complete result was expected");
+const route: Route = routedAny;
 const wire: string = server.respondText(conn, JSON.stringify(requested), "{}");
-const routed: Route = host.routeText(null, wire);
+const routedText = host.routeText(null, wire);
+const routed: Route = "resultType" in routedText ? route : routedText;
 const firstModel: string = route.model[0]?.audience ?? "none";
 const view = route.view?.structuredContent;
 const dropped = route.dropped.length + routed.diagnostics.length + selection.length;
@@ -77,7 +87,11 @@ const negotiated: Connection = Connection.negotiate(
 );
 const params: JsonObject = negotiated.toolsCallParams("search", { q: "x" }, plan, clientCapabilities);
 const perRequest: Connection = Connection.fromRequest(params, { extensions: {} });
-const list: JsonObject = perRequest.toolsListResult([server, { name: "legacy", inputSchema: { type: "object" } }]);
+const list: ToolsListResult = perRequest.toolsListResult([server], { cache: { ttlMs: 0, cacheScope: "private" } });
+const servers: ServerTool[] = declareTools([declaration], { legacyByTool: { search: { mirror: false } }, supportedVersions: ["2026-12-01"] });
+const discovered: DiscoveredTools = discoverTools(list, perRequest);
+const names: string[] = discovered.tools.map((t) => t.name);
+console.log(servers.length, names, discovered.warnings, retry);
 negotiated.toolsCallParams("search", undefined, {}, {});
 const listParams: JsonObject = negotiated.requestParams({ cursor: "c" }, clientCapabilities);
 console.log(list, perRequest.protocolVersion);
@@ -99,6 +113,12 @@ const badSelector: Selector = { audience: "assistant" };
 new ServerTool();
 // @ts-expect-error: route answers a Route, not a string
 const notText: string = host.route(undefined, result);
+// @ts-expect-error: a route may be an input_required answer, which has no lists
+const unchecked: Route = host.route(undefined, result);
+// @ts-expect-error: cacheScope is public or private
+perRequest.toolsListResult([], { cache: { ttlMs: 0, cacheScope: "shared" } });
+// @ts-expect-error: supportedVersions names revisions
+new Connection({}, { supportedVersions: ["latest"] });
 // @ts-expect-error: unknown op
 runOperation("explode", {});
 // @ts-expect-error: negotiate needs both capabilities
@@ -107,4 +127,4 @@ Connection.negotiate({ protocolVersion: "2026-12-01", clientCapabilities: {} });
 negotiated.toolsCallParams("search", undefined, [{ audience: "assistant", format: "content" }], {});
 // @ts-expect-error: the list is read-only
 protocolVersions.push("2026-12-01");
-console.log(wrong, badSelector, notText);
+console.log(wrong, badSelector, notText, unchecked);

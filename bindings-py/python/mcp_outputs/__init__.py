@@ -11,7 +11,8 @@ Server: :meth:`ServerTool.declare` → :meth:`ServerTool.advertise` / :meth:`Ser
 :meth:`Connection.negotiate` (after ``initialize`` / ``server/discover``),
 :meth:`Connection.from_request` (one request, from 2026-07-28 on),
 :meth:`Connection.tools_call_params`, :meth:`Connection.request_params`,
-:meth:`Connection.tools_list_result`. Values are plain
+:meth:`Connection.tools_list_result`; whole tools/list results: :func:`declare_tools` (server),
+:func:`discover_tools` (client). Values are plain
 ``dict`` / ``list``; results may also be given as JSON text (``str`` / ``bytes``). Every error is
 a :class:`McpOutputsError` (a ``ValueError``) with ``code``, ``message`` and ``path``.
 """
@@ -58,6 +59,8 @@ from ._mcp_outputs import (
     ServerTool,
     __version__,
     check_requested_outputs,
+    declare_tools,
+    discover_tools,
     migrate_tool,
     run,
 )
@@ -73,6 +76,8 @@ __all__ = [
     "run",
     "migrate_tool",
     "check_requested_outputs",
+    "declare_tools",
+    "discover_tools",
     "ERROR_CODES",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",

@@ -6,9 +6,14 @@ from typing_extensions import final
 
 from mcp_outputs.types import (
     CallToolResult,
+    CheckAnswer,
+    DiscoveredTools,
     ErrorCode,
     ExtensionDefinition,
+    InputRequiredRoute,
     JsonObject,
+    LegacyOptions,
+    ListCache,
     LimitOptions,
     Limits,
     Mode,
@@ -17,6 +22,7 @@ from mcp_outputs.types import (
     ProtocolVersion,
     Route,
     Selector,
+    ToolsListResult,
     WarningCode,
 )
 
@@ -36,6 +42,8 @@ __all__ = [
     "ReceivedTool",
     "ServerTool",
     "check_requested_outputs",
+    "declare_tools",
+    "discover_tools",
     "migrate_tool",
     "run",
     "_panic_for_tests",
@@ -59,9 +67,12 @@ class Config:
         *,
         extensions: Optional[Sequence[ExtensionDefinition]] = None,
         limits: Optional[LimitOptions] = None,
+        supported_versions: Optional[Sequence[ProtocolVersion]] = None,
     ) -> "Config": ...
     @property
     def limits(self) -> Limits: ...
+    @property
+    def supported_versions(self) -> Tuple[ProtocolVersion, ...]: ...
     @property
     def extensions(self) -> List[ExtensionDefinition]: ...
 
@@ -105,7 +116,12 @@ class Connection:
         client_capabilities: JsonObject,
     ) -> Dict[str, Any]: ...
     def request_params(self, params: JsonObject, client_capabilities: JsonObject) -> Dict[str, Any]: ...
-    def tools_list_result(self, tools: Sequence[Union["ServerTool", JsonObject]]) -> Dict[str, Any]: ...
+    def tools_list_result(
+        self,
+        tools: Sequence[Union["ServerTool", JsonObject]],
+        *,
+        cache: Optional[ListCache] = None,
+    ) -> ToolsListResult: ...
 
 @final
 class ServerTool:
@@ -157,8 +173,10 @@ class ReceivedTool:
         require_schema: bool = False,
         schemas: bool = False,
     ) -> Plan: ...
-    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> None: ...
-    def route(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> Route: ...
+    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> CheckAnswer: ...
+    def route(
+        self, requested_outputs: _Requested, result: Union[JsonObject, _Json]
+    ) -> Union[Route, InputRequiredRoute]: ...
 
 def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
 def migrate_tool(
@@ -168,5 +186,12 @@ def migrate_tool(
     apps: bool = False,
     config: Optional[Config] = None,
 ) -> Dict[str, Any]: ...
+def declare_tools(
+    tools: Union[Sequence[JsonObject], _Json],
+    *,
+    legacy_by_tool: Optional[Mapping[str, LegacyOptions]] = None,
+    config: Optional[Config] = None,
+) -> List[ServerTool]: ...
+def discover_tools(result: Union[JsonObject, _Json], conn: Connection) -> DiscoveredTools: ...
 def check_requested_outputs(requested_outputs: Union[_Selectors, _Json], *, config: Optional[Config] = None) -> None: ...
 def _panic_for_tests() -> None: ...

@@ -3,7 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypeAlias, TypedDict, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Dict,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    TypeAlias,
+    TypedDict,
+    Union,
+    final,
+)
+
+if TYPE_CHECKING:
+    from mcp_outputs._mcp_outputs import ReceivedTool
 
 __all__ = [
     "ErrorCode",
@@ -30,6 +46,11 @@ __all__ = [
     "DroppedLegacy",
     "Dropped",
     "Route",
+    "InputRequiredRoute",
+    "CheckAnswer",
+    "ListCache",
+    "ToolsListResult",
+    "DiscoveredTools",
     "ExtensionDefinition",
     "LimitOptions",
     "Limits",
@@ -66,11 +87,12 @@ ErrorCode: TypeAlias = Literal[
 #: Every ``code`` an exception can carry: the core's, plus ``InternalError``'s.
 AnyErrorCode: TypeAlias = Union[ErrorCode, Literal["internal-error"]]
 
-#: Warnings of ``declare`` and ``accept``.
-WarningCode: TypeAlias = Literal["missing-schema"]
+#: Warnings: ``declare`` (missing-schema), ``accept`` / ``discover_tools`` (missing-schema,
+#: ignored-output-schema), ``check`` (empty-error-outputs only).
+WarningCode: TypeAlias = Literal["missing-schema", "ignored-output-schema", "empty-error-outputs"]
 
 #: Findings in a route's ``diagnostics``.
-DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict"]
+DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict", "empty-error-outputs"]
 
 #: The supported protocol revisions, oldest first.
 ProtocolVersion: TypeAlias = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
@@ -199,6 +221,7 @@ class DroppedLegacy(TypedDict):
 Dropped: TypeAlias = Union[DroppedMeta, DroppedLegacy]
 
 
+@final
 class Route(TypedDict):
     """Where every output of a result goes (outputs as received)."""
 
@@ -210,6 +233,49 @@ class Route(TypedDict):
     dropped: List[Dropped]
     diagnostics: List[DiagnosticCode]
     isError: bool
+
+
+@final
+class InputRequiredRoute(TypedDict):
+    """A multi-round-trip answer (MRTR-1): nothing is routed; the host fulfils the requests and
+    retries the call with the same ``requestedOutputs``. Tell it from a :class:`Route` with
+    ``"resultType" in route``."""
+
+    resultType: Literal["input_required"]
+
+
+class CheckAnswer(TypedDict, total=False):
+    """What ``ReceivedTool.check`` answers for a valid result: ``{}``,
+    ``{"warnings": ["empty-error-outputs"]}`` (ERR-5) or ``{"resultType": "input_required"}``."""
+
+    warnings: List[WarningCode]
+    resultType: Literal["input_required"]
+
+
+class ListCache(TypedDict):
+    """The SEP-2549 cache fields of a tools/list result (sent from 2026-07-28 on)."""
+
+    ttlMs: int
+    cacheScope: Literal["public", "private"]
+
+
+class _ToolsListRequired(TypedDict):
+    tools: List[Dict[str, Any]]
+
+
+class ToolsListResult(_ToolsListRequired, total=False):
+    """A tools/list result: ``resultType``, ``ttlMs`` and ``cacheScope`` from 2026-07-28 on."""
+
+    resultType: Literal["complete"]
+    ttlMs: int
+    cacheScope: Literal["public", "private"]
+
+
+class DiscoveredTools(TypedDict):
+    """A whole tools/list result accepted by ``discover_tools`` (LIST-2)."""
+
+    tools: List["ReceivedTool"]
+    warnings: List[WarningCode]
 
 
 class _ExtensionRequired(TypedDict):
