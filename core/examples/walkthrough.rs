@@ -1297,6 +1297,8 @@ impl Routed {
                 .map(|d| {
                     let path = match d {
                         Diagnostic::AnnotationAudienceConflict { path } => path.clone(),
+                        // The whole result: it carries no output at all.
+                        Diagnostic::EmptyErrorOutputs => String::new(),
                     };
                     (d.code().to_owned(), path)
                 })

@@ -104,7 +104,7 @@ fn read_supported_versions(value: Option<&Value>) -> Result<Vec<ProtocolVersion>
         let version = item
             .as_str()
             .and_then(|text| ProtocolVersion::ALL.iter().copied().find(|v| v.as_str() == text))
-            .ok_or_else(|| Error::malformed(pointer_index(PATH, i), format!("{item} is not a supported revision")))?;
+            .ok_or_else(|| Error::malformed(pointer_index(PATH, i), "not one of the supported revisions"))?;
         if out.contains(&version) {
             return Err(Error::malformed(pointer_index(PATH, i), format!("{version} is listed twice")));
         }
@@ -211,7 +211,8 @@ mod tests {
             assert_eq!(err.code(), ErrorCode::UnsupportedProtocolVersion);
             let rpc = err.on_wire(crate::error::jsonrpc::INVALID_PARAMS).to_jsonrpc_error().expect("a wire error");
             assert_eq!(rpc["code"], json!(-32022));
-            assert_eq!(rpc["data"], json!({"supported": ["2025-06-18", "2026-12-01"], "requested": requested}));
+            assert_eq!(rpc["data"]["supported"], json!(["2025-06-18", "2026-12-01"]), "oldest first");
+            assert_eq!(rpc["data"]["requested"], json!(requested));
         }
         let err = config.parse_version("latest").expect_err("not a date");
         assert_eq!(err.code(), ErrorCode::InvalidProtocolVersion);

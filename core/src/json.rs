@@ -512,6 +512,7 @@ mod tests {
         );
         let err = conn.tools_list_result_text(&["{}", "[[["], None).expect_err("not JSON");
         assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/tools/1", Some(-32603)));
+        let texts = [server.advertise(&conn).to_string(), legacy.to_string()];
         let err = conn.tools_list_result_text(&texts, None).expect_err("a legacy Tool on 2026-12-01");
         assert_eq!((err.code(), err.path()), (ErrorCode::MissingOutputVariants, "/tools/1"));
         let err = july.tools_list_result_text(&texts, Some(r#"{"ttlMs": 1}"#)).expect_err("no cacheScope");

@@ -346,7 +346,8 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/tool/outputVariants/0/schema", NOTHING, Malformed),
         spot("/tool/outputVariants/1/audience", &[Str], Malformed),
         spot("/tool/outputVariants/1/format", &[Str], Malformed),
-        spot("/tool/outputVariants/1/schema", SCHEMA, InvalidSchema),
+        // Contract v2: a schema that is not an object is malformed (the SEP types it so).
+        spot("/tool/outputVariants/1/schema", &[Obj], Malformed),
         spot("/legacy", &[Obj], Malformed),
         spot("/legacy/mirror", &[Bool], Malformed),
         spot("/legacy/outputSchema", SCHEMA, InvalidSchema),
@@ -438,11 +439,12 @@ fn wrong_types_in_a_received_result() {
         spot("/tool/name", &[Str], Malformed),
         spot("/tool/inputSchema", &[Obj], Malformed),
         spot("/tool/_meta", &[Obj], Malformed),
-        spot("/tool/outputSchema", NOTHING, Malformed),
+        // Contract v2: a received 2026-12-01 Tool's outputSchema is ignored (with a warning).
+        spot("/tool/outputSchema", ANY, Malformed),
         spot("/tool/outputVariants", &[Arr], Malformed),
         spot("/tool/outputVariants/2", &[Obj], Malformed),
         spot("/tool/outputVariants/2/audience", &[Str], Malformed),
-        spot("/tool/outputVariants/2/schema", SCHEMA, InvalidSchema),
+        spot("/tool/outputVariants/2/schema", &[Obj], Malformed),
         spot("/requestedOutputs", &[Arr], Malformed),
         spot("/requestedOutputs/1", &[Obj], Malformed),
         spot("/requestedOutputs/1/audience", &[Str], Malformed),
@@ -490,7 +492,7 @@ fn wrong_types_in_a_received_result() {
         }
     });
     let spots = [
-        spot("/tool/outputSchema", SCHEMA, InvalidSchema),
+        spot("/tool/outputSchema", &[Obj], Malformed),
         spot("/tool/outputVariants", ANY, Malformed),
         spot("/result/content", &[Arr], Malformed),
         spot("/result/content/0/text", &[Str], Malformed),
@@ -708,7 +710,7 @@ fn deep_structured_content_is_limit_exceeded_and_depth_128_is_accepted() {
     let config = Config::new();
     // A recursive schema: validation recurses with the value, so the client bounds it too.
     let recursive = json!({ "$defs": { "any": {} }, "items": { "$ref": "#/$defs/any" } });
-    for schema in [json!(true), recursive.clone()] {
+    for schema in [json!({}), recursive.clone()] {
         let server = ServerTool::declare(&tool_with(schema), None, &config).unwrap();
         let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
         let host = ReceivedTool::accept(&server.advertise(&conn), &conn).unwrap();
@@ -751,7 +753,7 @@ fn deep_structured_content_is_limit_exceeded_and_depth_128_is_accepted() {
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     }
     // Deep content blocks are bounded on both sides whatever the schemas.
-    let server = ServerTool::declare(&tool_with(json!(true)), None, &config).unwrap();
+    let server = ServerTool::declare(&tool_with(json!({})), None, &config).unwrap();
     let host = ReceivedTool::accept(&server.advertise(&host_conn), &host_conn).unwrap();
     for d in DEEP {
         // Built twice: cloning a deep value would recurse.
@@ -779,7 +781,7 @@ fn deep_structured_content_is_limit_exceeded_and_depth_128_is_accepted() {
 fn received_structured_content_is_bounded_whatever_its_schema() {
     let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
     let requested = programmatic_request();
-    for schema in [json!(true), json!({ "type": "array" })] {
+    for schema in [json!({}), json!({ "type": "array" })] {
         let host = ReceivedTool::accept(&tool_with(schema), &conn).unwrap();
         for d in DEEP {
             let result = Deep(result_of(vec![output_of_depth(d)]));
@@ -815,7 +817,7 @@ fn received_structured_content_is_bounded_whatever_its_schema() {
 #[test]
 fn deep_requested_outputs_and_meta_are_limit_exceeded() {
     let config = Config::new();
-    let server = ServerTool::declare(&tool_with(json!(true)), None, &config).unwrap();
+    let server = ServerTool::declare(&tool_with(json!({})), None, &config).unwrap();
     let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
     let host = ReceivedTool::accept(&server.advertise(&conn), &conn).unwrap();
     let produced = json!({ "outputs": [assistant_output(), programmatic_output(json!(1))] });
@@ -866,7 +868,7 @@ fn deep_requested_outputs_and_meta_are_limit_exceeded() {
         let got = host.route(Some(&programmatic_request()), &r.0).map(|_| ());
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
         // The tool's own _meta.
-        let mut t = Deep(tool_with(json!(true)));
+        let mut t = Deep(tool_with(json!({})));
         t.0["_meta"] = nested_objects(d - 1);
         let got = ServerTool::declare(&t.0, None, &config).map(|_| ());
         assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
@@ -882,7 +884,7 @@ fn deep_values_in_every_field_of_every_operation() {
         for field in fields.iter().chain(ops::COMMON_FIELDS) {
             for (objects, nested) in [(false, nested_arrays as fn(usize) -> Value), (true, nested_objects)] {
                 let mut input = Deep(json!({
-                    "tool": tool_with(json!(true)),
+                    "tool": tool_with(json!({})),
                     "produced": { "outputs": [assistant_output()] },
                     "result": result_of(vec![assistant_output()]),
                     "legacyTool": { "name": "t", "inputSchema": {} },
@@ -956,7 +958,7 @@ fn limits_check_value_counts_depth_as_documented() {
 fn huge_arrays_are_limit_exceeded() {
     let max = Limits::default().max_array_len;
     let config = Config::new();
-    let server = ServerTool::declare(&tool_with(json!(true)), None, &config).unwrap();
+    let server = ServerTool::declare(&tool_with(json!({})), None, &config).unwrap();
     let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
     let host = ReceivedTool::accept(&server.advertise(&conn), &conn).unwrap();
     let requested = programmatic_request();
@@ -1018,7 +1020,7 @@ fn huge_arrays_are_limit_exceeded() {
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
 
     // Through ops as well.
-    let mut input = json!({ "tool": tool_with(json!(true)), "requestedOutputs": requested });
+    let mut input = json!({ "tool": tool_with(json!({})), "requestedOutputs": requested });
     input["produced"] = produced_of(vec![programmatic_output(zeros(max + 1))]);
     assert_eq!(run_code("respond", &input), Some(ErrorCode::LimitExceeded));
     input["tool"]["outputVariants"][1]["schema"] = json!({ "enum": zeros(max + 1) });
@@ -1057,7 +1059,7 @@ fn oversize_input_with_small_limits() {
         assert_eq!(code_of(ops::run_with_limits(op, &i, limits.clone())), Some(ErrorCode::LimitExceeded), "{op}");
     }
     // A big tool (a long description) is refused by declare and accept.
-    let mut tool = tool_with(json!(true));
+    let mut tool = tool_with(json!({}));
     tool["description"] = json!(big);
     for op in ["declare", "accept", "advertise"] {
         assert_eq!(
@@ -1069,7 +1071,7 @@ fn oversize_input_with_small_limits() {
     // Many small values add up: the size estimate counts every member.
     let mut i = input("x");
     i["produced"]["outputs"][0]["structuredContent"] = Value::Array(vec![json!("ab"); 500]);
-    i["tool"] = tool_with(json!(true));
+    i["tool"] = tool_with(json!({}));
     assert_eq!(code_of(ops::run_with_limits("respond", &i, limits.clone())), Some(ErrorCode::LimitExceeded));
     // Text input over the byte cap never reaches the parser.
     let text = format!("\"{big}\"");
@@ -1175,14 +1177,14 @@ fn too_many_variants_selectors_and_outputs() {
     assert_eq!(got.map_err(|e| e.code()), Err(ErrorCode::LimitExceeded));
     let negotiated: Vec<Value> = (0..65).map(|i| json!(format!("com.example/e{i}"))).collect();
     assert_eq!(
-        run_code("accept", &json!({ "tool": tool_with(json!(true)), "negotiated": negotiated })),
+        run_code("accept", &json!({ "tool": tool_with(json!({})), "negotiated": negotiated })),
         Some(ErrorCode::LimitExceeded)
     );
 
     // With small custom limits the same caps apply at their configured values.
     let small = Limits { max_variants: 2, ..Limits::default() };
     let input = json!({
-        "tool": tool_with(json!(true)),
+        "tool": tool_with(json!({})),
         "requestedOutputs": [
             { "audience": "assistant", "format": "content" },
             { "audience": "programmatic", "format": "structured" },
@@ -1190,7 +1192,7 @@ fn too_many_variants_selectors_and_outputs() {
         ]
     });
     assert_eq!(code_of(ops::run_with_limits("select", &input, small.clone())), Some(ErrorCode::LimitExceeded));
-    let mut three = tool_with(json!(true));
+    let mut three = tool_with(json!({}));
     three["outputVariants"].as_array_mut().unwrap().push(json!({ "audience": "user", "format": "content" }));
     assert_eq!(
         code_of(ops::run_with_limits("declare", &json!({ "tool": three }), small)),
@@ -1365,7 +1367,7 @@ fn schema_entry_points(schema: &Value) -> Vec<(&'static str, Option<ErrorCode>)>
         (
             "legacy.outputSchema",
             errs(
-                ServerTool::declare(&tool_with(json!(true)), Some(&json!({ "outputSchema": schema })), &config)
+                ServerTool::declare(&tool_with(json!({})), Some(&json!({ "outputSchema": schema })), &config)
                     .map(|_| ()),
             ),
         ),
@@ -1565,7 +1567,7 @@ fn odd_protocol_versions() {
     let input = |v: &str| {
         json!({
             "protocolVersion": v,
-            "tool": tool_with(json!(true)),
+            "tool": tool_with(json!({})),
             "produced": { "outputs": [assistant_output()] }
         })
     };

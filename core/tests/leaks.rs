@@ -116,7 +116,9 @@ fn schema(index: usize) -> Option<Value> {
             "type": "array", "items": { "$ref": "#/$defs/s" }, "$defs": { "s": { "type": "string" } }
         })),
         4 => Some(json!({ "type": "string", "pattern": "^SECRET-" })),
-        5 => Some(json!(true)),
+        // `{}` accepts every value, as the boolean schema `true` does; a schema that is not an
+        // object is malformed (contract v2).
+        5 => Some(json!({})),
         6 => Some(json!({
             "$schema": "http://json-schema.org/draft-07/schema#",
             "type": "object",
@@ -838,11 +840,14 @@ fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Resu
     let model_text = text(&route["model"]);
 
     // LEG-5: legacy content goes to the model, as an assistant/content output; nothing else
-    // is routed by default.
-    prop_assert_eq!(
-        &route["model"],
-        &json!([{ "audience": "assistant", "format": "content", "content": result["content"] }])
-    );
+    // is routed by default. An error with no content block carries nothing for it (ERR-5).
+    let empty_error = result["isError"] == json!(true) && result["content"] == json!([]);
+    let expected_model = if empty_error {
+        json!([])
+    } else {
+        json!([{ "audience": "assistant", "format": "content", "content": result["content"] }])
+    };
+    prop_assert_eq!(&route["model"], &expected_model);
     prop_assert_eq!(&route["user"], &json!([]));
     prop_assert_eq!(&route["programmatic"], &json!([]));
     prop_assert_eq!(&route["extensions"], &json!({}));
@@ -1136,6 +1141,14 @@ fn template(op: &str) -> Value {
         }
         "check" | "route" => {
             json!({ "tool": full_tool(), "extensions": extensions, "negotiated": negotiated, "requestedOutputs": requested, "result": result })
+        }
+        "list" => {
+            json!({ "tools": [full_tool()], "extensions": extensions, "negotiated": negotiated, "protocolVersion": "2026-07-28",
+                    "legacyByTool": { full_tool()["name"].as_str().unwrap_or_default(): legacy }, "cache": { "ttlMs": 1000, "cacheScope": "public" } })
+        }
+        "discover" => {
+            json!({ "extensions": extensions, "negotiated": negotiated,
+                    "result": { "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [full_tool()] } })
         }
         "migrate" => {
             json!({ "legacyTool": { "name": "t", "inputSchema": { "type": "object" }, "outputSchema": { "type": "object" }, "_meta": { "ui/resourceUri": "ui://t" } }, "options": { "apps": true, "programmaticFromOutputSchema": true } })
