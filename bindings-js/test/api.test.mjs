@@ -127,11 +127,21 @@ test("wire helpers: negotiate → toolsCallParams → fromRequest → toolsListR
   const result = server.respond(perRequest, params.requestedOutputs, PRODUCED);
   assert.deepEqual(host.route(params.requestedOutputs, result).view.structuredContent, { rows: 2 });
 
-  // tools/list: ServerTools advertised for the connection, a legacy Tool passed through.
+  // tools/list (LIST-1): ServerTools advertised for the connection, with the SEP-2549 cache
+  // fields (default 0 / private); a legacy Tool is never sent on 2026-12-01, and passes through
+  // as given on an earlier revision.
   const legacyTool = { name: "old", inputSchema: { type: "object" }, outputSchema: { type: "object" } };
-  const list = perRequest.toolsListResult([server, legacyTool]);
-  assert.deepEqual(list, { resultType: "complete", tools: [server.advertise(perRequest), legacyTool] });
+  const list = perRequest.toolsListResult([server]);
+  assert.deepEqual(list, { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [server.advertise(perRequest)] });
   assertPlain(list);
+  const cached = perRequest.toolsListResult([server], { cache: { ttlMs: 60000, cacheScope: "public" } });
+  assert.deepEqual([cached.ttlMs, cached.cacheScope], [60000, "public"]);
+  const legacyOnNew = thrown(() => perRequest.toolsListResult([server, legacyTool]));
+  assert.deepEqual([legacyOnNew.code, legacyOnNew.path, legacyOnNew.jsonrpcCode], ["missing-output-variants", "/tools/1", -32603]);
+  const july = new mcp.Connection({ protocolVersion: "2026-07-28" });
+  assert.deepEqual(july.toolsListResult([legacyTool]), { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [legacyTool] });
+  assert.equal(thrown(() => july.toolsListResult([legacyTool, legacyTool])).code, "malformed");
+  assert.equal(thrown(() => july.toolsListResult([], { cache: { ttlMs: -1, cacheScope: "public" } })).code, "malformed");
   assert.deepEqual(noMime.toolsListResult([server]).resultType, undefined);
   assert.equal(noMime.toolsListResult([server]).tools[0].outputVariants, undefined);
 });
@@ -439,4 +449,71 @@ test("robustness (SEC-1): after every kind of thrown error the same module keeps
     resultType: "complete",
     outputs: [{ audience: "programmatic", format: "structured", structuredContent: { a: "aaa", b: "xxxxy" } }],
   });
+});
+
+test("declareTools, discoverTools: whole tools/list results on both sides (LIST-1, LIST-2)", () => {
+  const tools = [
+    { name: "a", inputSchema: { type: "object" }, outputVariants: [{ audience: "assistant", format: "content" }] },
+    {
+      name: "b",
+      inputSchema: { type: "object" },
+      outputVariants: [
+        { audience: "assistant", format: "content" },
+        { audience: "programmatic", format: "structured" },
+      ],
+    },
+  ];
+  const declared = mcp.declareTools(tools, { legacyByTool: { a: { mirror: false } } });
+  assert.deepEqual(declared.map((t) => t.name), ["a", "b"]);
+  assert.ok(declared.every((t) => t instanceof mcp.ServerTool));
+  const unknown = thrown(() => mcp.declareTools(tools, { legacyByTool: { c: {} } }));
+  assert.deepEqual([unknown.code, unknown.jsonrpcCode], ["malformed", -32603]);
+  const second = thrown(() => mcp.declareTools([tools[0], { name: "x", inputSchema: {}, outputVariants: [] }]));
+  assert.deepEqual([second.code, second.path], ["missing-assistant-content", "/tools/1/outputVariants"]);
+
+  const conn = new mcp.Connection();
+  const sent = conn.toolsListResult(declared);
+  const { tools: received, warnings } = mcp.discoverTools(sent, conn);
+  assert.deepEqual(received.map((t) => t.name), ["a", "b"]);
+  assert.ok(received.every((t) => t instanceof mcp.ReceivedTool));
+  assert.deepEqual(warnings, ["missing-schema"]);
+  assert.deepEqual(received[1].plan({ mode: "code" }), { requestedOutputs: [{ audience: "programmatic", format: "structured" }] });
+  const noTtl = thrown(() => mcp.discoverTools({ resultType: "complete", cacheScope: "private", tools: [] }, conn));
+  assert.equal(noTtl.code, "malformed");
+  const legacy = thrown(() => mcp.discoverTools({ ...sent, tools: [...sent.tools, { name: "old", inputSchema: {} }] }, conn));
+  assert.deepEqual([legacy.code, legacy.path, legacy.jsonrpcCode], ["missing-output-variants", "/tools/2/outputVariants", null]);
+});
+
+test("check and route answers: empty error results (ERR-5) and input_required (MRTR-1)", () => {
+  const conn = new mcp.Connection();
+  const host = mcp.acceptTool(mcp.declareTool(TOOL).advertise(conn), conn);
+  const emptyError = { resultType: "complete", outputs: [], isError: true, _meta: { k: 1 } };
+  assert.deepEqual(host.check(undefined, emptyError), { warnings: ["empty-error-outputs"] });
+  assert.deepEqual(host.checkText(undefined, JSON.stringify(emptyError)), { warnings: ["empty-error-outputs"] });
+  const routed = host.route(undefined, emptyError);
+  assert.deepEqual([routed.isError, routed.model, routed.diagnostics, routed.dropped], [true, [], ["empty-error-outputs"], [{ meta: "k" }]]);
+  const inputRequired = { resultType: "input_required", requestState: "s1" };
+  assert.deepEqual(host.check(undefined, inputRequired), { resultType: "input_required" });
+  assert.deepEqual(host.route(undefined, inputRequired), { resultType: "input_required" });
+  assert.deepEqual(host.routeText(undefined, JSON.stringify(inputRequired)), { resultType: "input_required" });
+  assert.equal(thrown(() => host.check(undefined, { resultType: "input_required" })).code, "malformed");
+  const ok = host.check(undefined, { resultType: "complete", outputs: [PRODUCED.outputs[0]] });
+  assert.deepEqual(ok, {});
+});
+
+test("supportedVersions (VER-4): a narrower list refuses other revisions with -32022 and that list", () => {
+  const options = { supportedVersions: ["2026-12-01", "2026-07-28"] };
+  const refused = thrown(() => new mcp.Connection({ protocolVersion: "2025-06-18" }, options));
+  assert.equal(refused.code, "unsupported-protocol-version");
+  const meta = (version) => ({
+    name: "t",
+    _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+  });
+  const wire = thrown(() => mcp.Connection.fromRequest(meta("2025-11-25"), {}, options));
+  assert.deepEqual([wire.jsonrpcCode, wire.toJsonRpcError().data.supported], [-32022, ["2026-07-28", "2026-12-01"]]);
+  assert.equal(mcp.Connection.fromRequest(meta("2026-07-28"), {}, options).protocolVersion, "2026-07-28");
+  const init = { protocolVersion: "2025-11-25", clientCapabilities: {}, serverCapabilities: {} };
+  assert.equal(thrown(() => mcp.Connection.negotiate(init, options)).jsonrpcCode, -32022);
+  assert.equal(thrown(() => new mcp.Connection({}, { supportedVersions: [] })).code, "malformed");
+  assert.equal(thrown(() => mcp.declareTool(TOOL, { supportedVersions: ["latest"] })).code, "malformed");
 });

@@ -696,7 +696,8 @@ fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, Py
 // Functions
 
 /// Runs one operation of the conformance corpus (`declare`, `advertise`, `select`, `respond`,
-/// `accept`, `plan`, `check`, `route`, `migrate`, `scenario`) on its input; returns its `ok`.
+/// `accept`, `plan`, `check`, `route`, `migrate`, `list`, `discover`, `scenario`) on its input;
+/// returns its `ok`.
 #[pyfunction]
 fn run(py: Python<'_>, op: &str, input: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     guard(py, || {

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 
@@ -14,6 +14,7 @@ from mcp_outputs import (
     InvalidProtocolVersionError,
     LimitExceededError,
     MalformedError,
+    MissingOutputVariantsError,
     ReceivedTool,
     ServerTool,
     UnsupportedProtocolVersionError,
@@ -79,9 +80,27 @@ def test_call_params_then_the_request_connection_then_tools_list() -> None:
 
     per_request = Connection.from_request(params, SERVER_CAPS)
     assert per_request.protocol_version == "2026-12-01" and per_request.negotiated == [APPS]
+    # tools/list (LIST-1): the SEP-2549 cache fields from 2026-07-28 on (default 0 / private);
+    # a legacy Tool is never sent on 2026-12-01, and passes through as given before.
     legacy_tool = {"name": "old", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
-    listed = per_request.tools_list_result([server, legacy_tool])
-    assert listed == {"resultType": "complete", "tools": [server.advertise(per_request), legacy_tool]}
+    listed = per_request.tools_list_result([server])
+    assert listed == {
+        "resultType": "complete",
+        "ttlMs": 0,
+        "cacheScope": "private",
+        "tools": [server.advertise(per_request)],
+    }
+    cached = per_request.tools_list_result([server], cache={"ttlMs": 60000, "cacheScope": "public"})
+    assert (cached.get("ttlMs"), cached.get("cacheScope")) == (60000, "public")
+    with pytest.raises(MissingOutputVariantsError) as legacy_on_new:
+        per_request.tools_list_result([server, legacy_tool])
+    assert (legacy_on_new.value.path, legacy_on_new.value.jsonrpc_code) == ("/tools/1", -32603)
+    july = Connection("2026-07-28")
+    assert july.tools_list_result([legacy_tool])["tools"] == [legacy_tool]
+    with pytest.raises(MalformedError):
+        july.tools_list_result([legacy_tool, legacy_tool])
+    with pytest.raises(MalformedError):
+        july.tools_list_result([], cache={"ttlMs": 1})  # type: ignore[typeddict-item]
     assert old.tools_list_result((server,)) == {"tools": [server.advertise(old)]}
 
 
@@ -132,3 +151,62 @@ def test_client_side_errors_are_local() -> None:
     tight = Connection(config=Config(limits={"maxTools": 1}))
     with pytest.raises(LimitExceededError):
         tight.tools_list_result([{}, {}])
+
+
+def test_whole_tools_lists_on_both_sides() -> None:
+    """declare_tools (LIST-1) and discover_tools (LIST-2)."""
+    tools = [TOOL, {"name": "u", "inputSchema": {"type": "object"}, "outputVariants": [
+        {"audience": "assistant", "format": "content"}, {"audience": "user", "format": "structured"}]}]
+    declared = mcp_outputs.declare_tools(tools, legacy_by_tool={"t": {"mirror": False}})
+    assert [t.name for t in declared] == ["t", "u"]
+    with pytest.raises(MalformedError) as unknown:
+        mcp_outputs.declare_tools(tools, legacy_by_tool={"nope": {}})
+    assert unknown.value.jsonrpc_code == -32603
+    conn = Connection("2026-12-01", [APPS])
+    discovered = mcp_outputs.discover_tools(conn.tools_list_result(declared), conn)
+    assert [t.name for t in discovered["tools"]] == ["t", "u"]
+    assert discovered["warnings"] == ["missing-schema"]
+    assert discovered["tools"][0].plan("code") == {"requestedOutputs": [{"audience": "programmatic", "format": "structured"}]}
+    with pytest.raises(MalformedError):
+        mcp_outputs.discover_tools({"resultType": "complete", "ttlMs": 0, "tools": []}, conn)
+    with pytest.raises(MissingOutputVariantsError) as legacy:
+        mcp_outputs.discover_tools('{"ttlMs": 0, "cacheScope": "private", "tools": [{"name": "o", "inputSchema": {}}]}', conn)
+    assert (legacy.value.path, legacy.value.jsonrpc_code) == ("/tools/0/outputVariants", None)
+
+
+def test_check_and_route_answers() -> None:
+    """Empty error results are kept (ERR-5); input_required answers route nothing (MRTR-1)."""
+    conn = Connection()
+    host = ReceivedTool.accept(ServerTool.declare(TOOL).advertise(conn), conn)
+    empty: Dict[str, Any] = {"resultType": "complete", "outputs": [], "isError": True, "_meta": {"k": 1}}
+    assert host.check(None, empty) == {"warnings": ["empty-error-outputs"]}
+    route = host.route(None, empty)
+    assert "resultType" not in route
+    assert (route["isError"], route["model"], route["diagnostics"]) == (True, [], ["empty-error-outputs"])
+    assert route["dropped"] == [{"meta": "k"}]
+    asked: Dict[str, Any] = {"resultType": "input_required", "inputRequests": {"a": {"method": "elicitation/create"}}}
+    assert host.check(None, asked) == {"resultType": "input_required"}
+    assert host.route(None, asked) == {"resultType": "input_required"}
+    assert host.route(None, b'{"resultType": "input_required", "requestState": "s"}') == {"resultType": "input_required"}
+    with pytest.raises(MalformedError):
+        host.check(None, {"resultType": "input_required"})
+
+
+def test_supported_versions() -> None:
+    """VER-4: a side supporting fewer revisions refuses the others with -32022 and its list."""
+    config = Config(supported_versions=["2026-12-01", "2026-07-28"])
+    assert config.supported_versions == ("2026-07-28", "2026-12-01")
+    assert Config().supported_versions == mcp_outputs.PROTOCOL_VERSIONS
+    with pytest.raises(UnsupportedProtocolVersionError):
+        Connection("2025-06-18", config=config)
+    with pytest.raises(UnsupportedProtocolVersionError) as wire:
+        Connection.from_request(meta("2025-11-25"), SERVER_CAPS, config=config)
+    rpc = wire.value.to_jsonrpc_error()
+    assert rpc is not None and rpc["code"] == -32022 and rpc["data"]["supported"] == ["2026-07-28", "2026-12-01"]
+    assert Connection.from_request(meta("2026-07-28"), SERVER_CAPS, config=config).protocol_version == "2026-07-28"
+    with pytest.raises(UnsupportedProtocolVersionError):
+        Connection.negotiate("2025-11-25", {}, {}, config=config)
+    bad_lists: List[Any] = [[], ["2026-12-01", "2026-12-01"], ["latest"]]
+    for bad in bad_lists:
+        with pytest.raises(MalformedError):
+            Config(supported_versions=bad)
