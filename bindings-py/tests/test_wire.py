@@ -100,7 +100,7 @@ def test_call_params_then_the_request_connection_then_tools_list() -> None:
     with pytest.raises(MalformedError):
         july.tools_list_result([legacy_tool, legacy_tool])
     with pytest.raises(MalformedError):
-        july.tools_list_result([], cache={"ttlMs": 1})  # type: ignore[typeddict-item]
+        july.tools_list_result([], cache={"ttlMs": 1})  # type: ignore[arg-type]
     assert old.tools_list_result((server,)) == {"tools": [server.advertise(old)]}
 
 
