@@ -33,7 +33,7 @@ export type ErrorCode =
   | "missing-schema";
 
 /** Warning codes (never errors). */
-export type WarningCode = "missing-schema";
+export type WarningCode = "missing-schema" | "legacy-output-schema-dropped";
 /** Diagnostics `route` reports. */
 export type DiagnosticCode = "annotation-audience-conflict";
 
@@ -182,9 +182,26 @@ export interface PlannedSchema {
   schema: JsonValue | null;
 }
 
+/**
+ * A host's local rule for legacy `structuredContent` (LEG-8): its consumer, `assistant`, `user`,
+ * `programmatic`, or a negotiated extension identifier.
+ */
+export type LegacyConsumer = "assistant" | "user" | "programmatic" | (string & {});
+
+/** Options of `ReceivedTool.check` / `route` (and their `Text` forms). */
+export interface RouteOptions {
+  /**
+   * Under an earlier revision, the consumer of a present `structuredContent` (instead of `dropped`);
+   * ignored under 2026-12-01 and by the legacy Apps flow. Pass the plan's `legacyStructured`.
+   */
+  legacyStructured?: LegacyConsumer;
+}
+
 export interface Plan {
   /** Absent when the request should omit the field (the fallback, or an earlier revision). */
   requestedOutputs?: Selector[];
+  /** Under an earlier revision, the local rule for legacy `structuredContent` (`code`, `host-table`). */
+  legacyStructured?: LegacyConsumer;
   /** With `schemas: true`: the schema of each requested structured variant, in request order. */
   schemas?: PlannedSchema[];
 }
@@ -299,13 +316,13 @@ export declare class ReceivedTool {
   readonly warnings: WarningCode[];
   plan(request: PlanRequest): Plan;
   /** Throws `McpOutputsError` when the result is invalid for the request. */
-  check(requestedOutputs: Selector[] | undefined, result: CallToolResult): void;
+  check(requestedOutputs: Selector[] | undefined, result: CallToolResult, options?: RouteOptions): void;
   /** `check` over the wire bytes (JSON text). */
-  checkText(requestedOutputsText: string | null | undefined, resultText: string): void;
+  checkText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): void;
   /** Checks the result, then routes every output by its audience; the lists hold `result`'s own output objects. */
-  route(requestedOutputs: Selector[] | undefined, result: CallToolResult): Route;
+  route(requestedOutputs: Selector[] | undefined, result: CallToolResult, options?: RouteOptions): Route;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
-  routeText(requestedOutputsText: string | null | undefined, resultText: string): Route;
+  routeText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): Route;
   free(): void;
 }
 
@@ -316,8 +333,21 @@ export interface MigrateOptions {
   programmaticFromOutputSchema?: boolean;
   apps?: boolean;
 }
-/** A 2026-07-28 Tool to a 2026-12-01 declaration. */
-export declare function migrateTool(legacyTool: Tool, options?: MigrateOptions, libraryOptions?: LibraryOptions): ToolDeclaration;
+/** What `migrateTool` answers (MIG-1, MIG-2). */
+export interface MigrateResult {
+  /** The 2026-12-01 declaration. */
+  tool: ToolDeclaration;
+  /** The legacy options that keep the tool's established `outputSchema` (declare with them); absent when none. */
+  legacy?: LegacyOptions;
+  /** `legacy-output-schema-dropped` when the legacy `outputSchema` could not be kept; absent when none. */
+  warnings?: WarningCode[];
+}
+/** A 2026-07-28 Tool to a 2026-12-01 declaration and the legacy options that keep its behaviour. */
+export declare function migrateTool(
+  legacyTool: Tool,
+  options?: MigrateOptions,
+  libraryOptions?: LibraryOptions,
+): MigrateResult;
 
 export type OperationName =
   | "declare"

@@ -22,6 +22,8 @@ pub struct Warning {
 pub enum WarningCode {
     /// A structured variant without a schema (DECL-4 SHOULD).
     MissingSchema,
+    /// `migrate` could not keep the legacy `outputSchema` for old clients (MIG-2).
+    LegacyOutputSchemaDropped,
 }
 
 impl WarningCode {
@@ -29,6 +31,7 @@ impl WarningCode {
     pub fn as_str(self) -> &'static str {
         match self {
             WarningCode::MissingSchema => "missing-schema",
+            WarningCode::LegacyOutputSchemaDropped => "legacy-output-schema-dropped",
         }
     }
 }

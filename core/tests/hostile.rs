@@ -349,7 +349,8 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/tool/outputVariants/1/schema", SCHEMA, InvalidSchema),
         spot("/legacy", &[Obj], Malformed),
         spot("/legacy/mirror", &[Bool], Malformed),
-        spot("/legacy/outputSchema", SCHEMA, InvalidSchema),
+        // Contract v2: a schema is a JSON object; `true` is the wrong shape, not a schema.
+        spot("/legacy/outputSchema", &[Obj], Malformed),
         spot("/legacy/structuredFrom", NOTHING, Malformed),
         spot("/protocolVersion", &[Str], Malformed),
         spot("/negotiated", &[Null, Arr], Malformed),
@@ -578,7 +579,7 @@ fn wrong_types_in_extensions_plans_and_migration() {
             spot("/legacyTool", &[Obj], Malformed),
             spot("/legacyTool/name", &[Str], Malformed),
             spot("/legacyTool/inputSchema", &[Obj], Malformed),
-            spot("/legacyTool/outputSchema", SCHEMA, InvalidSchema),
+            spot("/legacyTool/outputSchema", &[Obj], Malformed),
             spot("/legacyTool/_meta", &[Obj], Malformed),
             spot("/options", &[Obj], Malformed),
             spot("/options/apps", &[Bool], Malformed),

@@ -11,6 +11,7 @@ from mcp_outputs.types import (
     JsonObject,
     LimitOptions,
     Limits,
+    MigrateResult,
     Mode,
     Plan,
     ProducedOutputs,
@@ -157,8 +158,20 @@ class ReceivedTool:
         require_schema: bool = False,
         schemas: bool = False,
     ) -> Plan: ...
-    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> None: ...
-    def route(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> Route: ...
+    def check(
+        self,
+        requested_outputs: _Requested,
+        result: Union[JsonObject, _Json],
+        *,
+        legacy_structured: Optional[str] = None,
+    ) -> None: ...
+    def route(
+        self,
+        requested_outputs: _Requested,
+        result: Union[JsonObject, _Json],
+        *,
+        legacy_structured: Optional[str] = None,
+    ) -> Route: ...
 
 def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
 def migrate_tool(
@@ -167,6 +180,6 @@ def migrate_tool(
     programmatic_from_output_schema: bool = False,
     apps: bool = False,
     config: Optional[Config] = None,
-) -> Dict[str, Any]: ...
+) -> MigrateResult: ...
 def check_requested_outputs(requested_outputs: Union[_Selectors, _Json], *, config: Optional[Config] = None) -> None: ...
 def _panic_for_tests() -> None: ...

@@ -20,6 +20,7 @@ __all__ = [
     "OutputVariant",
     "ToolDeclaration",
     "LegacyOptions",
+    "MigrateResult",
     "ContentBlock",
     "ToolResultOutput",
     "ProducedOutputs",
@@ -67,7 +68,7 @@ ErrorCode: TypeAlias = Literal[
 AnyErrorCode: TypeAlias = Union[ErrorCode, Literal["internal-error"]]
 
 #: Warnings of ``declare`` and ``accept``.
-WarningCode: TypeAlias = Literal["missing-schema"]
+WarningCode: TypeAlias = Literal["missing-schema", "legacy-output-schema-dropped"]
 
 #: Findings in a route's ``diagnostics``.
 DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict"]
@@ -177,10 +178,12 @@ class PlanSchema(TypedDict):
 
 
 class Plan(TypedDict, total=False):
-    """A planned call: ``requestedOutputs`` (absent when the request omits the field) and, on
-    request, the ``schemas``."""
+    """A planned call: ``requestedOutputs`` (absent when the request omits the field), under an
+    earlier revision ``legacyStructured`` (the consumer of legacy ``structuredContent``, LEG-8:
+    pass it to ``route``), and, on request, the ``schemas``."""
 
     requestedOutputs: List[Selector]
+    legacyStructured: str
     schemas: List[PlanSchema]
 
 
