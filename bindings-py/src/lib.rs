@@ -616,17 +616,17 @@ impl PyReceivedTool {
             match as_text(result).or_raise(py)? {
                 Some(text) => {
                     let parsed = run_sized(py, text.len(), || parse_text(limits, &text)).or_raise(py)?;
-                    let route = run_sized(py, text.len(), || {
-                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed)
-                    })
-                    .or_raise(py)?;
+                    let route =
+                        run_sized(py, text.len(), || self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed))
+                            .or_raise(py)?;
                     route_to_py(py, route, None)
                 }
                 None => {
                     let arg = arg(result, limits, "result").or_raise(py)?;
-                    let route =
-                        run_sized(py, arg.size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &arg.value))
-                            .or_raise(py)?;
+                    let route = run_sized(py, arg.size, || {
+                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &arg.value)
+                    })
+                    .or_raise(py)?;
                     route_to_py(py, route, Some((result, &arg.value)))
                 }
             }

@@ -511,9 +511,10 @@ fn plan_09(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         "model context gets it; no View payload is built (APP-3)",
     );
     c.check(
-        x.routed.dropped_meta(APPS_EXTENSION) && x.routed.dropped_meta(TRACE_META),
-        "both _meta entries are dropped: the ui entry travels only with a ui output (META-1)",
+        x.result.get("_meta").is_some_and(|m| m.get(APPS_EXTENSION).is_none()),
+        "the server keeps the ui _meta entry: it travels only with a ui output (META-2)",
     );
+    c.check(x.routed.dropped_meta(TRACE_META), "the host drops the trace _meta entry (META-1)");
     c.check(
         variant_names(&chat_entry) == ["assistant/content"],
         "a host without Apps never sees the ui variant (APP-3)",

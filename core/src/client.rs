@@ -116,7 +116,9 @@ impl ReceivedTool {
         let refused = || {
             Error::malformed(
                 PATH,
-                format!("legacyStructured {text:?} is neither assistant, user, programmatic nor a negotiated extension"),
+                format!(
+                    "legacyStructured {text:?} is neither assistant, user, programmatic nor a negotiated extension"
+                ),
             )
         };
         match Audience::parse(text).map_err(|_| refused())? {

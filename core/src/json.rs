@@ -301,7 +301,12 @@ impl ReceivedTool {
 
     /// [`ReceivedTool::check_text`] with a local rule for legacy `structuredContent` (JSON
     /// text, see [`ReceivedTool::legacy_consumer`]), which is only validated.
-    pub fn check_text_with(&self, requested: Option<&str>, legacy_structured: Option<&str>, result: &str) -> Result<()> {
+    pub fn check_text_with(
+        &self,
+        requested: Option<&str>,
+        legacy_structured: Option<&str>,
+        result: &str,
+    ) -> Result<()> {
         self.legacy_rule_text(legacy_structured)?;
         self.check_text(requested, result)
     }

@@ -250,7 +250,8 @@ impl ReceivedTool {
             route.dropped.push(Dropped::LegacyStructuredContent);
             return;
         };
-        let output = Cow::Owned(json!({ "audience": consumer.as_str(), "format": "structured", "structuredContent": value }));
+        let output =
+            Cow::Owned(json!({ "audience": consumer.as_str(), "format": "structured", "structuredContent": value }));
         match consumer {
             Audience::Assistant => route.model.push(output),
             Audience::User => route.user.push(output),

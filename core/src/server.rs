@@ -312,7 +312,8 @@ impl<'v> ProducedParts<'v> {
             owners.peek().is_none()
                 || owners.any(|d| self.conn.negotiated_extension(&d.id).is_some() && delivered(&d.id))
         };
-        let sent: Map<String, Value> = meta.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let sent: Map<String, Value> =
+            meta.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         result.insert("_meta".into(), Value::Object(sent));
     }
 }

@@ -1366,8 +1366,13 @@ fn schema_entry_points(schema: &Value) -> Vec<(&'static str, Option<ErrorCode>)>
         (
             "legacy.outputSchema",
             errs(
-                ServerTool::declare(&tool_with(json!(true)), Some(&json!({ "outputSchema": schema })), &config)
-                    .map(|_| ()),
+                ServerTool::declare(
+                    &tool_with(json!(true)),
+                    // A source for the schema: without one, declare refuses it as malformed.
+                    Some(&json!({ "outputSchema": schema, "structuredFrom": "programmatic/structured" })),
+                    &config,
+                )
+                .map(|_| ()),
             ),
         ),
         ("accept", errs(ReceivedTool::accept(&tool_with(schema.clone()), &new).map(|_| ()))),

@@ -752,12 +752,13 @@ fn check_new(
         })
         .collect();
     prop_assert_eq!(wire_meta_keys(result), expected_wire.clone(), "result _meta (META-2)\n{}", ctx());
-    prop_assert_eq!(result.get("_meta").is_some(), w.produced.get("_meta").is_some(), "_meta present exactly when produced");
-    let expected_dropped: BTreeSet<String> = expected_wire
-        .iter()
-        .filter(|k| !forwarded.contains(*k))
-        .map(|k| text(&json!({ "meta": k })))
-        .collect();
+    prop_assert_eq!(
+        result.get("_meta").is_some(),
+        w.produced.get("_meta").is_some(),
+        "_meta present exactly when produced"
+    );
+    let expected_dropped: BTreeSet<String> =
+        expected_wire.iter().filter(|k| !forwarded.contains(*k)).map(|k| text(&json!({ "meta": k }))).collect();
     let dropped: BTreeSet<String> = route["dropped"].as_array().unwrap().iter().map(text).collect();
     prop_assert_eq!(dropped, expected_dropped, "dropped\n{}", ctx());
     for i in &w.meta_keys {
@@ -908,10 +909,14 @@ fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Resu
     }
     prop_assert!(w.raw.apps || !wire.contains(APPS_EXTENSION), "the ui entry went to a client without Apps");
     prop_assert!(
-        w.raw.audit_negotiated || !(w.raw.audit.meta_key && wire.contains(AUDIT)),
+        w.raw.audit_negotiated || !(w.raw.audit.registered && w.raw.audit.meta_key && wire.contains(AUDIT)),
         "the audit entry went to a client without it"
     );
-    prop_assert_eq!(result.get("_meta").is_some(), w.produced.get("_meta").is_some(), "_meta present exactly when produced");
+    prop_assert_eq!(
+        result.get("_meta").is_some(),
+        w.produced.get("_meta").is_some(),
+        "_meta present exactly when produced"
+    );
 
     // APP-6: with Apps negotiated for an Apps tool the View gets the legacy result unchanged;
     // otherwise there is no View and every `_meta` entry (and structuredContent) is dropped.

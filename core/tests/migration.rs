@@ -48,7 +48,8 @@ fn schemas() -> impl Strategy<Value = (Option<Schema>, Value)> {
             value,
         )
     });
-    let any_object = json_object().prop_map(|v| (Some(Schema { schema: json!({ "type": "object" }), object_rooted: true }), v));
+    let any_object =
+        json_object().prop_map(|v| (Some(Schema { schema: json!({ "type": "object" }), object_rooted: true }), v));
     let array = proptest::collection::vec(any::<i16>(), 0..4).prop_map(|items| {
         (
             Some(Schema { schema: json!({ "type": "array", "items": { "type": "integer" } }), object_rooted: false }),
@@ -59,9 +60,8 @@ fn schemas() -> impl Strategy<Value = (Option<Schema>, Value)> {
         (Some(Schema { schema: json!({ "type": "string", "title": "text" }), object_rooted: false }), Value::from(s))
     });
     // No `type` at the root: not object-rooted, even when the value is an object.
-    let untyped = json_value().prop_map(|v| {
-        (Some(Schema { schema: json!({ "description": "anything" }), object_rooted: false }), v)
-    });
+    let untyped = json_value()
+        .prop_map(|v| (Some(Schema { schema: json!({ "description": "anything" }), object_rooted: false }), v));
     let none = json_value().prop_map(|v| (None, v));
     prop_oneof![int_object, any_object, array, string, untyped, none]
 }
@@ -198,10 +198,13 @@ fn check(case: &Case, stats: &Stats) -> Result<(), TestCaseError> {
             prop_assert!(advertised.get("outputSchema").is_none(), "a dropped schema is advertised: {}", advertised);
             continue;
         }
-        let expected = if case.schema.is_some() && has_source { case.tool.clone() } else { without_output_schema(&case.tool) };
+        let expected =
+            if case.schema.is_some() && has_source { case.tool.clone() } else { without_output_schema(&case.tool) };
         prop_assert_eq!(&advertised, &expected, "advertise under 2026-07-28 (Apps {}) is not T", apps);
         // The tool's call: assistant/content, plus the structured output its source takes.
-        let mut outputs = vec![json!({ "audience": "assistant", "format": "content", "content": [{ "type": "text", "text": "done" }] })];
+        let mut outputs = vec![
+            json!({ "audience": "assistant", "format": "content", "content": [{ "type": "text", "text": "done" }] }),
+        ];
         let source = if ui_takes {
             Some(APPS_EXTENSION)
         } else if programmatic_takes && case.schema.is_some() {
