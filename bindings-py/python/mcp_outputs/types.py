@@ -126,6 +126,19 @@ class LegacyOptions(TypedDict, total=False):
     mirror: bool
 
 
+class _MigrateRequired(TypedDict):
+    tool: ToolDeclaration
+
+
+class MigrateResult(_MigrateRequired, total=False):
+    """What ``migrate_tool`` answers: the 2026-12-01 declaration, the legacy options that keep
+    the tool's established ``outputSchema`` (MIG-2; absent when none) and warnings (absent when
+    none)."""
+
+    legacy: LegacyOptions
+    warnings: List[WarningCode]
+
+
 #: A content block (``{"type": "text", "text": ...}``, ``image``, ``audio``, ``resource_link``,
 #: ``resource``).
 ContentBlock: TypeAlias = Dict[str, Any]
