@@ -63,6 +63,13 @@ function textArg(value, what) {
   return value;
 }
 
+// `options.legacyStructured` of check/route as JSON text for the core, which validates it.
+function legacyRule(options) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== "object") throw new McpOutputsError("malformed", "options must be an object");
+  return optText(options.legacyStructured, "legacyStructured");
+}
+
 const optTextArg = (value, what) => (value === undefined || value === null ? undefined : textArg(value, what));
 
 function call(fn) {
@@ -245,34 +252,52 @@ export function bind(raw) {
       return this._raw.name;
     }
     /** Checks a result; throws `McpOutputsError` when it is invalid. Answers `{}`,
-     * `{warnings: ["empty-error-outputs"]}` or `{resultType: "input_required"}`. */
-    check(requestedOutputs, result) {
+     * `{warnings: ["empty-error-outputs"]}` or `{resultType: "input_required"}`.
+     * `options.legacyStructured` (a local rule for an older server, LEG-8) is only validated. */
+    check(requestedOutputs, result, options) {
       return parse(
-        call(() => this._raw.check(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"))),
+        call(() =>
+          this._raw.check(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"), legacyRule(options)),
+        ),
       );
     }
     /** `check` over the wire bytes (JSON text). */
-    checkText(requestedOutputsText, resultText) {
+    checkText(requestedOutputsText, resultText, options) {
       return parse(
         call(() =>
-          this._raw.check(optTextArg(requestedOutputsText, "requestedOutputs"), textArg(resultText, "result")),
+          this._raw.check(
+            optTextArg(requestedOutputsText, "requestedOutputs"),
+            textArg(resultText, "result"),
+            legacyRule(options),
+          ),
         ),
       );
     }
     /** Checks a result and routes every output by its audience. The route's lists hold the
      * result's own output objects (not copies). An `input_required` answer routes nothing and
-     * is `{resultType: "input_required"}`. */
-    route(requestedOutputs, result) {
+     * is `{resultType: "input_required"}`. `options.legacyStructured` names the consumer of a
+     * legacy `structuredContent` (LEG-8). */
+    route(requestedOutputs, result, options) {
       const indexed = parse(
-        call(() => this._raw.route(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"))),
+        call(() =>
+          this._raw.route(
+            optText(requestedOutputs, "requestedOutputs"),
+            toText(result, "result"),
+            legacyRule(options),
+          ),
+        ),
       );
       return withOutputs(indexed, () => result.outputs);
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
-    routeText(requestedOutputsText, resultText) {
+    routeText(requestedOutputsText, resultText, options) {
       const indexed = parse(
         call(() =>
-          this._raw.route(optTextArg(requestedOutputsText, "requestedOutputs"), textArg(resultText, "result")),
+          this._raw.route(
+            optTextArg(requestedOutputsText, "requestedOutputs"),
+            textArg(resultText, "result"),
+            legacyRule(options),
+          ),
         ),
       );
       // The core accepted the bytes, so JSON.parse accepts them too; parsed only when needed.

@@ -33,7 +33,11 @@ export type ErrorCode =
   | "missing-schema";
 
 /** Warning codes (never errors). */
-export type WarningCode = "missing-schema" | "ignored-output-schema" | "empty-error-outputs";
+export type WarningCode =
+  | "missing-schema"
+  | "ignored-output-schema"
+  | "empty-error-outputs"
+  | "legacy-output-schema-dropped";
 /** Diagnostics `route` reports. */
 export type DiagnosticCode = "annotation-audience-conflict" | "empty-error-outputs";
 
@@ -232,9 +236,26 @@ export interface PlannedSchema {
   schema: JsonValue | null;
 }
 
+/**
+ * A host's local rule for legacy `structuredContent` (LEG-8): its consumer, `assistant`, `user`,
+ * `programmatic`, or a negotiated extension identifier.
+ */
+export type LegacyConsumer = "assistant" | "user" | "programmatic" | (string & {});
+
+/** Options of `ReceivedTool.check` / `route` (and their `Text` forms). */
+export interface RouteOptions {
+  /**
+   * Under an earlier revision, the consumer of a present `structuredContent` (instead of `dropped`);
+   * ignored under 2026-12-01 and by the legacy Apps flow. Pass the plan's `legacyStructured`.
+   */
+  legacyStructured?: LegacyConsumer;
+}
+
 export interface Plan {
   /** Absent when the request should omit the field (the fallback, or an earlier revision). */
   requestedOutputs?: Selector[];
+  /** Under an earlier revision, the local rule for legacy `structuredContent` (`code`, `host-table`). */
+  legacyStructured?: LegacyConsumer;
   /** With `schemas: true`: the schema of each requested structured variant, in request order. */
   schemas?: PlannedSchema[];
 }
@@ -358,16 +379,16 @@ export declare class ReceivedTool {
    * `{warnings: ["empty-error-outputs"]}` for an error result with no output (ERR-5), or
    * `{resultType: "input_required"}` for a multi-round-trip answer (MRTR-1).
    */
-  check(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject): CheckAnswer;
+  check(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject, options?: RouteOptions): CheckAnswer;
   /** `check` over the wire bytes (JSON text). */
-  checkText(requestedOutputsText: string | null | undefined, resultText: string): CheckAnswer;
+  checkText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): CheckAnswer;
   /**
    * Checks the result, then routes every output by its audience; the lists hold `result`'s own
    * output objects. An `input_required` answer routes nothing (MRTR-1).
    */
-  route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject): Route | InputRequiredRoute;
+  route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject, options?: RouteOptions): Route | InputRequiredRoute;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
-  routeText(requestedOutputsText: string | null | undefined, resultText: string): Route | InputRequiredRoute;
+  routeText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): Route | InputRequiredRoute;
   free(): void;
 }
 
@@ -389,8 +410,21 @@ export interface MigrateOptions {
   programmaticFromOutputSchema?: boolean;
   apps?: boolean;
 }
-/** A 2026-07-28 Tool to a 2026-12-01 declaration. */
-export declare function migrateTool(legacyTool: Tool, options?: MigrateOptions, libraryOptions?: LibraryOptions): ToolDeclaration;
+/** What `migrateTool` answers (MIG-1, MIG-2). */
+export interface MigrateResult {
+  /** The 2026-12-01 declaration. */
+  tool: ToolDeclaration;
+  /** The legacy options that keep the tool's established `outputSchema` (declare with them); absent when none. */
+  legacy?: LegacyOptions;
+  /** `legacy-output-schema-dropped` when the legacy `outputSchema` could not be kept; absent when none. */
+  warnings?: WarningCode[];
+}
+/** A 2026-07-28 Tool to a 2026-12-01 declaration and the legacy options that keep its behaviour. */
+export declare function migrateTool(
+  legacyTool: Tool,
+  options?: MigrateOptions,
+  libraryOptions?: LibraryOptions,
+): MigrateResult;
 
 export type OperationName =
   | "declare"

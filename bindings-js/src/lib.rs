@@ -295,21 +295,34 @@ impl RawReceivedTool {
     }
 
     /// Checks a result (JSON text) against the request; the answer as JSON text (`{}`,
-    /// `{warnings}` or `{resultType: "input_required"}`).
-    pub fn check(&self, requested: Option<String>, result: String) -> JsResult<String> {
-        lift(self.inner.check_text(requested.as_deref(), &result).map(|v| v.to_string()))
+    /// `{warnings}` or `{resultType: "input_required"}`). `legacy_structured` (JSON text) is a
+    /// local rule for legacy `structuredContent`, only validated here.
+    pub fn check(
+        &self,
+        requested: Option<String>,
+        result: String,
+        legacy_structured: Option<String>,
+    ) -> JsResult<String> {
+        lift(self.inner.check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result).map(|v| v.to_string()))
     }
 
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed
     /// output of `result.outputs` given as its index there (`Route::to_json_indexed`): the
     /// JavaScript layer puts the caller's own output objects in their place, so outputs never
     /// travel back across the boundary.
-    pub fn route(&self, requested: Option<String>, result: String) -> JsResult<String> {
-        lift(self.inner.route_text_indexed(requested.as_deref(), &result))
+    /// `legacy_structured` (JSON text) names the consumer of a legacy `structuredContent`.
+    pub fn route(
+        &self,
+        requested: Option<String>,
+        result: String,
+        legacy_structured: Option<String>,
+    ) -> JsResult<String> {
+        lift(self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
     }
 }
 
-/// Converts a 2026-07-28 Tool (JSON text) into a 2026-12-01 declaration (JSON text).
+/// Converts a 2026-07-28 Tool (JSON text) into `{tool, legacy?, warnings?}` (JSON text): the
+/// 2026-12-01 declaration and the legacy options that keep its established behaviour.
 #[wasm_bindgen(js_name = migrateTool)]
 pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Option<String>) -> JsResult<String> {
     lift((|| {
@@ -317,7 +330,7 @@ pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Optio
         let tool = config.limits.parse_text(&legacy_tool, "legacyTool")?;
         let options = parse_opt(&config, options, "options")?;
         let options = mcp_outputs::migration::MigrateOptions::from_json(options.as_ref())?;
-        Ok(mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_string())
+        Ok(mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_json().to_string())
     })())
 }
 

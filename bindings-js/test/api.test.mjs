@@ -312,14 +312,30 @@ test("declare warnings, advertise per connection, migrate, runOperation", () => 
   const legacy = new mcp.Connection({ protocolVersion: "2025-06-18", negotiated: [APPS] });
   assert.equal(legacy.protocolVersion, "2025-06-18");
   assert.equal(server.advertise(legacy).outputVariants, undefined);
-  const migrated = mcp.migrateTool(
-    { name: "old", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
-    { programmaticFromOutputSchema: true },
-  );
+  const oldTool = { name: "old", inputSchema: { type: "object" }, outputSchema: { type: "object" } };
+  const migrated = mcp.migrateTool(oldTool, { programmaticFromOutputSchema: true });
   assert.deepEqual(
-    migrated.outputVariants.map((v) => `${v.audience}/${v.format}`),
+    migrated.tool.outputVariants.map((v) => `${v.audience}/${v.format}`),
     ["assistant/content", "programmatic/structured"],
   );
+  assert.deepEqual(migrated.legacy, { outputSchema: { type: "object" }, structuredFrom: "programmatic/structured" });
+  assert.equal(migrated.warnings, undefined);
+  // MIG-2: declared with its legacy options, the migrated tool is the legacy Tool again under 2026-07-28.
+  const served = mcp.declareTool(migrated.tool, { legacy: migrated.legacy });
+  assert.deepEqual(served.advertise(new mcp.Connection({ protocolVersion: "2026-07-28" })), oldTool);
+  assert.deepEqual(mcp.migrateTool(oldTool).warnings, ["legacy-output-schema-dropped"]);
+  // LEG-8: a code-mode plan under an earlier revision names the consumer of structuredContent.
+  const v2025 = new mcp.Connection({ protocolVersion: "2025-06-18" });
+  const oldHost = mcp.acceptTool(oldTool, v2025);
+  const plan = oldHost.plan({ mode: "code" });
+  assert.deepEqual(plan, { legacyStructured: "programmatic" });
+  const legacyResult = { content: [{ type: "text", text: "{}" }], structuredContent: { n: 1 } };
+  const routed = oldHost.route(undefined, legacyResult, plan);
+  assert.deepEqual(routed.programmatic, [{ audience: "programmatic", format: "structured", structuredContent: { n: 1 } }]);
+  assert.deepEqual(oldHost.routeText(null, JSON.stringify(legacyResult), plan).programmatic, routed.programmatic);
+  assert.deepEqual(oldHost.route(undefined, legacyResult).dropped, [{ legacy: "structuredContent" }]);
+  assert.equal(thrown(() => oldHost.check(undefined, legacyResult, { legacyStructured: "host" })).code, "malformed");
+  assert.equal(thrown(() => oldHost.route(undefined, legacyResult, "programmatic")).code, "malformed");
   assert.deepEqual(mcp.runOperation("declare", { tool: TOOL }), {});
   const { operations } = mcp.contractOperations();
   assert.ok(operations.scenario.includes("produced"));

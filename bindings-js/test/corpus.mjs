@@ -150,6 +150,7 @@ function runCase(c) {
   const connInit = pick(input, ["protocolVersion", "negotiated"]);
   const requested = input.requestedOutputs;
   const planRequest = pick(input, ["mode", "consumers", "requireSchema", "schemas"]);
+  const routeOptions = pick(input, ["legacyStructured"]);
   const outcomes = [];
   const attempt = (label, fn) => {
     try {
@@ -177,7 +178,9 @@ function runCase(c) {
   const clientOp = (label, fn) => withConnection(label, (conn) => fn(mcp.acceptTool(input.tool, conn), conn));
   switch (c.op) {
     case "declare":
-      attempt("declareTool", () => withWarnings(mcp.declareTool(input.tool, options).warnings));
+      attempt("declareTool", () =>
+        withWarnings(mcp.declareTool(input.tool, { legacy: input.legacy, ...options }).warnings),
+      );
       break;
     case "advertise":
       serverOp("advertise", (tool, conn) => ({ tool: tool.advertise(conn) }));
@@ -199,15 +202,15 @@ function runCase(c) {
       clientOp("plan", (tool) => tool.plan(planRequest));
       break;
     case "check":
-      clientOp("check", (tool) => tool.check(requested, input.result));
-      clientOp("checkText", (tool) => tool.checkText(text(requested), JSON.stringify(input.result)));
+      clientOp("check", (tool) => tool.check(requested, input.result, routeOptions));
+      clientOp("checkText", (tool) => tool.checkText(text(requested), JSON.stringify(input.result), routeOptions));
       break;
     case "route":
-      clientOp("route", (tool) => tool.route(requested, input.result));
-      clientOp("routeText", (tool) => tool.routeText(text(requested), JSON.stringify(input.result)));
+      clientOp("route", (tool) => tool.route(requested, input.result, routeOptions));
+      clientOp("routeText", (tool) => tool.routeText(text(requested), JSON.stringify(input.result), routeOptions));
       break;
     case "migrate":
-      attempt("migrateTool", () => ({ tool: mcp.migrateTool(input.legacyTool, input.options, options) }));
+      attempt("migrateTool", () => mcp.migrateTool(input.legacyTool, input.options, options));
       break;
     case "list":
       // The server's own tools are declared before the request's version is read, as in `ops`.
@@ -235,8 +238,8 @@ function runCase(c) {
         const host = mcp.acceptTool(advertised, conn);
         const plan = host.plan(planRequest);
         const result = server.respond(conn, plan.requestedOutputs, input.produced);
-        const route = host.route(plan.requestedOutputs, result);
-        return { tool: advertised, ...pick(plan, ["requestedOutputs"]), result, route };
+        const route = host.route(plan.requestedOutputs, result, pick(plan, ["legacyStructured"]));
+        return { tool: advertised, ...pick(plan, ["requestedOutputs", "legacyStructured"]), result, route };
       });
       break;
     default:

@@ -526,6 +526,16 @@ struct PyReceivedTool {
     inner: ReceivedTool,
 }
 
+impl PyReceivedTool {
+    /// The optional `legacy_structured` rule, read by the core (`None` and Python `None` alike).
+    fn legacy_rule(&self, py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<mcp_outputs::Audience>> {
+        let limits = self.inner.connection().limits();
+        // A `str` is the consumer's name, never JSON text.
+        let value = opt_value(value, limits).or_raise(py)?;
+        value.map(|v| self.inner.legacy_consumer(&v)).transpose().or_raise(py)
+    }
+}
+
 #[pymethods]
 impl PyReceivedTool {
     #[staticmethod]
@@ -585,16 +595,19 @@ impl PyReceivedTool {
     }
 
     /// Checks a result (a dict, or the JSON text as `str` / `bytes`) against the request.
-    #[pyo3(signature = (requested_outputs, result))]
+    /// `legacy_structured` (a local rule for an older server, LEG-8) is only validated.
+    #[pyo3(signature = (requested_outputs, result, *, legacy_structured = None))]
     fn check(
         &self,
         py: Python<'_>,
         requested_outputs: Option<&Bound<'_, PyAny>>,
         result: &Bound<'_, PyAny>,
+        legacy_structured: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.connection().limits();
             let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            self.legacy_rule(py, legacy_structured)?;
             let checked = |result: &Value| self.inner.check_json(requested.as_ref(), result);
             let answer = match as_text(result).or_raise(py)? {
                 Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
@@ -609,28 +622,34 @@ impl PyReceivedTool {
     }
 
     /// Checks a result and routes each output by its audience. Outputs are handed back as
-    /// received: for a dict result, the very objects of the caller's result.
-    #[pyo3(signature = (requested_outputs, result))]
+    /// received: for a dict result, the very objects of the caller's result. Under an earlier
+    /// revision `legacy_structured` names the consumer of a present `structuredContent` (LEG-8).
+    #[pyo3(signature = (requested_outputs, result, *, legacy_structured = None))]
     fn route(
         &self,
         py: Python<'_>,
         requested_outputs: Option<&Bound<'_, PyAny>>,
         result: &Bound<'_, PyAny>,
+        legacy_structured: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.connection().limits();
             let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            let rule = self.legacy_rule(py, legacy_structured)?;
             match as_text(result).or_raise(py)? {
                 Some(text) => {
                     let parsed = run_sized(py, text.len(), || parse_text(limits, &text)).or_raise(py)?;
                     let route =
-                        run_sized(py, text.len(), || self.inner.route(requested.as_ref(), &parsed)).or_raise(py)?;
+                        run_sized(py, text.len(), || self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed))
+                            .or_raise(py)?;
                     route_to_py(py, route, None)
                 }
                 None => {
                     let arg = arg(result, limits, "result").or_raise(py)?;
-                    let route =
-                        run_sized(py, arg.size, || self.inner.route(requested.as_ref(), &arg.value)).or_raise(py)?;
+                    let route = run_sized(py, arg.size, || {
+                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &arg.value)
+                    })
+                    .or_raise(py)?;
                     route_to_py(py, route, Some((result, &arg.value)))
                 }
             }
@@ -682,11 +701,11 @@ fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, Py
     .to_json();
     let dict = to_py(py, &rest)?.cast_into::<PyDict>()?;
     dict.set_item("model", list(&mut model.iter().map(|v| v.as_ref()))?)?;
-    dict.set_item("user", list(&mut user.iter().copied())?)?;
-    dict.set_item("programmatic", list(&mut programmatic.iter().copied())?)?;
+    dict.set_item("user", list(&mut user.iter().map(|v| v.as_ref()))?)?;
+    dict.set_item("programmatic", list(&mut programmatic.iter().map(|v| v.as_ref()))?)?;
     let ext = PyDict::new(py);
     for (id, outputs) in &extensions {
-        ext.set_item(*id, list(&mut outputs.iter().copied())?)?;
+        ext.set_item(id.as_ref(), list(&mut outputs.iter().map(|v| v.as_ref()))?)?;
     }
     dict.set_item("extensions", ext)?;
     Ok(dict.into_any().unbind())
@@ -735,7 +754,8 @@ fn check_requested_outputs(
     })
 }
 
-/// Migrates a 2026-07-28 Tool to a 2026-12-01 declaration (MIG-1).
+/// Migrates a 2026-07-28 Tool to a 2026-12-01 declaration (MIG-1): `{tool, legacy?, warnings?}`,
+/// where `legacy` holds the legacy options that keep the tool's established behaviour (MIG-2).
 #[pyfunction]
 #[pyo3(signature = (legacy_tool, *, programmatic_from_output_schema = false, apps = false, config = None))]
 fn migrate_tool(
@@ -750,7 +770,7 @@ fn migrate_tool(
         let tool = arg(legacy_tool, &config.limits, "legacyTool").or_raise(py)?;
         let options = MigrateOptions { programmatic_from_output_schema, apps };
         let out = migrate(&tool.value, options, &config.limits).or_raise(py)?;
-        Ok(to_py(py, &out)?.unbind())
+        Ok(to_py(py, &out.to_json())?.unbind())
     })
 }
 

@@ -205,9 +205,17 @@ def test_plan_schemas_and_require_schema() -> None:
 def test_migrate_tool() -> None:
     legacy = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
     migrated = mcp_outputs.migrate_tool(legacy, programmatic_from_output_schema=True)
-    assert migrated["outputVariants"][1] == {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}}
-    assert "outputSchema" not in migrated
-    assert mcp_outputs.migrate_tool(legacy)["outputVariants"] == [{"audience": "assistant", "format": "content"}]
+    tool = migrated["tool"]
+    assert tool["outputVariants"][1] == {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}}
+    assert "outputSchema" not in tool
+    assert migrated.get("legacy") == {"outputSchema": {"type": "object"}, "structuredFrom": "programmatic/structured"}
+    assert "warnings" not in migrated
+    # MIG-2: the declaration with its legacy options advertises the legacy Tool again.
+    server = ServerTool.declare(tool, migrated.get("legacy"))
+    assert server.advertise(Connection("2026-07-28")) == legacy
+    dropped = mcp_outputs.migrate_tool(legacy)
+    assert dropped["tool"]["outputVariants"] == [{"audience": "assistant", "format": "content"}]
+    assert dropped.get("warnings") == ["legacy-output-schema-dropped"] and "legacy" not in dropped
 
 
 def test_run_is_the_corpus_layer() -> None:
@@ -280,7 +288,7 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     conn_args = (inp.get("protocolVersion"), inp.get("negotiated"))
     if op == "migrate":
         opts = inp.get("options") or {}
-        return {"tool": mcp_outputs.migrate_tool(inp["legacyTool"], programmatic_from_output_schema=opts.get("programmaticFromOutputSchema", False), apps=opts.get("apps", False))}
+        return dict(mcp_outputs.migrate_tool(inp["legacyTool"], programmatic_from_output_schema=opts.get("programmaticFromOutputSchema", False), apps=opts.get("apps", False)))
     if op == "list":
         # The server's own tools are declared before the request's version is read, as in `ops`.
         tools = mcp_outputs.declare_tools(inp["tools"], legacy_by_tool=inp.get("legacyByTool"), config=config)
@@ -297,7 +305,7 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
             names["warnings"] = discovered["warnings"]
         return names
     if op in ("declare", "advertise", "select", "respond"):
-        tool = ServerTool.declare(inp["tool"], inp.get("legacy") if op != "declare" else None, config=config)
+        tool = ServerTool.declare(inp["tool"], inp.get("legacy"), config=config)
         if op == "declare":
             return {"warnings": tool.warnings} if tool.warnings else {}
         request_shape()
@@ -319,8 +327,8 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     if op == "plan":
         return dict(host.plan(inp.get("mode"), inp.get("consumers"), require_schema=inp.get("requireSchema", False), schemas=inp.get("schemas", False)))
     if op == "check":
-        return dict(host.check(_requested(inp), inp["result"]))
-    return dict(host.route(_requested(inp), inp["result"]))
+        return dict(host.check(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured")))
+    return dict(host.route(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured")))
 
 
 @pytest.mark.parametrize("case", _api_cases(), ids=lambda c: c.id)

@@ -511,9 +511,10 @@ fn plan_09(w: &World, out: &mut Out) -> Result<Checks, Fail> {
         "model context gets it; no View payload is built (APP-3)",
     );
     c.check(
-        x.routed.dropped_meta(APPS_EXTENSION) && x.routed.dropped_meta(TRACE_META),
-        "both _meta entries are dropped: the ui entry travels only with a ui output (META-1)",
+        x.result.get("_meta").is_some_and(|m| m.get(APPS_EXTENSION).is_none()),
+        "the server keeps the ui _meta entry: it travels only with a ui output (META-2)",
     );
+    c.check(x.routed.dropped_meta(TRACE_META), "the host drops the trace _meta entry (META-1)");
     c.check(
         variant_names(&chat_entry) == ["assistant/content"],
         "a host without Apps never sees the ui variant (APP-3)",
@@ -673,12 +674,13 @@ fn plan_12(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     );
     let host = Host::connect(w, "Apps host", "apps", V2026_07_28, Session::PerRequest);
     let x = exchange(w, out, &host, Call::new("refresh_dashboard", Ask::Mode(Mode::Conversational)))?;
-    out.step("Host plan", "the same host in mode apps: the planner refuses anything but the fallback");
-    let refused = x.received.plan_mode(Mode::Apps, &PlanOptions::default());
-    match &refused {
-        Ok(plan) => out.note(4, &format!("planned {} (unexpected)", plan_text(plan))),
-        Err(e) => out.error(e, None, ""),
+    out.step("Host plan", "the same host in mode apps: a legacy Apps client sends no requestedOutputs (LEG-8)");
+    let apps_plan = x.received.plan_mode(Mode::Apps, &PlanOptions::default());
+    match &apps_plan {
+        Ok(plan) => out.note(4, &format!("planned {}", plan_text(plan))),
+        Err(e) => out.error(e, None, "(unexpected)"),
     }
+    let refused = x.received.plan_mode(Mode::UserMedia, &PlanOptions::default());
     out.step("tools/call", "a buggy host sends requestedOutputs anyway under 2026-07-28:");
     let requested = selection::to_json(&Mode::Apps.consumers());
     let params = host.call_params("refresh_dashboard", &w.arguments("refresh_dashboard"), Some(requested));
@@ -694,8 +696,12 @@ fn plan_12(w: &World, out: &mut Out) -> Result<Checks, Fail> {
     let model = Value::Array(x.routed.model.clone());
     let mut c = Checks::default();
     c.check(
+        apps_plan.as_ref().is_ok_and(|p| p.omit && p.legacy_structured.is_none()),
+        "the Apps plan omits requestedOutputs and names no local rule: the View gets the whole result (LEG-8)",
+    );
+    c.check(
         refused.as_ref().err().map(Error::code) == Some(ErrorCode::RequestedOutputsOnLegacyVersion),
-        "the Apps plan is refused: requested-outputs-on-legacy-version (SEL-2)",
+        "a user-media plan is refused: no legacy field carries user content (SEL-2, LEG-8)",
     );
     c.check(
         x.plan.omit && x.params.get("requestedOutputs").is_none(),

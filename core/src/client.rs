@@ -2,7 +2,7 @@
 //! per call check the result against what was requested. Planning and routing build on the
 //! [`ReceivedTool`] too (see `planning` and `routing`).
 
-use crate::audience::Selector;
+use crate::audience::{Audience, Selector};
 use crate::connection::Connection;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning, WarningCode};
 use crate::error::{Error, ErrorCode, Result};
@@ -227,6 +227,27 @@ impl ReceivedTool {
         match &self.shape {
             ReceivedShape::Legacy(s) => s.as_deref(),
             ReceivedShape::Variants(_) => None,
+        }
+    }
+
+    /// Reads a host's local selection rule for legacy `structuredContent` (LEG-8): the
+    /// consumer `assistant`, `user`, `programmatic`, or an extension negotiated on this
+    /// connection. Anything else is `malformed` at `/legacyStructured`, in every revision (the
+    /// rule only takes effect under an earlier one).
+    pub fn legacy_consumer(&self, value: &Value) -> Result<Audience> {
+        const PATH: &str = "/legacyStructured";
+        let text = value.as_str().ok_or_else(|| Error::malformed(PATH, "legacyStructured must be a string"))?;
+        let refused = || {
+            Error::malformed(
+                PATH,
+                format!(
+                    "legacyStructured {text:?} is neither assistant, user, programmatic nor a negotiated extension"
+                ),
+            )
+        };
+        match Audience::parse(text).map_err(|_| refused())? {
+            Audience::Extension(id) if self.conn.negotiated_extension(&id).is_none() => Err(refused()),
+            audience => Ok(audience),
         }
     }
 

@@ -26,12 +26,19 @@ pub enum WarningCode {
     IgnoredOutputSchema,
     /// A received result with `isError: true` and no output, kept as the tool's failure (ERR-5).
     EmptyErrorOutputs,
+    /// `migrate` could not keep the legacy `outputSchema` for old clients (MIG-2).
+    LegacyOutputSchemaDropped,
 }
 
 impl WarningCode {
     /// Every warning code, in declaration order (the bindings' type tests compare against this).
     pub const ALL: &'static [WarningCode] =
-        &[WarningCode::MissingSchema, WarningCode::IgnoredOutputSchema, WarningCode::EmptyErrorOutputs];
+        &[
+            WarningCode::MissingSchema,
+            WarningCode::IgnoredOutputSchema,
+            WarningCode::EmptyErrorOutputs,
+            WarningCode::LegacyOutputSchemaDropped,
+        ];
 
     /// The kebab-case form.
     pub fn as_str(self) -> &'static str {
@@ -39,6 +46,7 @@ impl WarningCode {
             WarningCode::MissingSchema => "missing-schema",
             WarningCode::IgnoredOutputSchema => "ignored-output-schema",
             WarningCode::EmptyErrorOutputs => "empty-error-outputs",
+            WarningCode::LegacyOutputSchemaDropped => "legacy-output-schema-dropped",
         }
     }
 }

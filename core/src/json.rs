@@ -287,10 +287,49 @@ impl ReceivedTool {
         if let Some(requested) = plan.requested_outputs() {
             out.insert("requestedOutputs".into(), requested);
         }
+        if let Some(consumer) = plan.legacy_structured_json() {
+            out.insert("legacyStructured".into(), consumer);
+        }
         if flag("schemas")? {
             out.insert("schemas".into(), plan.schemas_json());
         }
         Ok(Value::Object(out))
+    }
+
+    /// A local rule for legacy `structuredContent` as JSON text (LEG-8), read by
+    /// [`ReceivedTool::legacy_consumer`].
+    fn legacy_rule_text(&self, legacy_structured: Option<&str>) -> Result<Option<crate::Audience>> {
+        let limits = self.connection().limits();
+        legacy_structured
+            .map(|t| limits.parse_text(t, "legacyStructured").and_then(|v| self.legacy_consumer(&v)))
+            .transpose()
+    }
+
+    /// [`ReceivedTool::check_text`] with a local rule for legacy `structuredContent` (JSON
+    /// text, see [`ReceivedTool::legacy_consumer`]), which is only validated.
+    pub fn check_text_with(
+        &self,
+        requested: Option<&str>,
+        legacy_structured: Option<&str>,
+        result: &str,
+    ) -> Result<Value> {
+        self.legacy_rule_text(legacy_structured)?;
+        self.check_text(requested, result)
+    }
+
+    /// [`ReceivedTool::route_text_indexed`] with a local rule for legacy `structuredContent`
+    /// (JSON text, see [`ReceivedTool::route_with`]).
+    pub fn route_text_indexed_with(
+        &self,
+        requested: Option<&str>,
+        legacy_structured: Option<&str>,
+        result: &str,
+    ) -> Result<String> {
+        let rule = self.legacy_rule_text(legacy_structured)?;
+        let limits = self.connection().limits();
+        let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+        let result = limits.parse_text(result, "result")?;
+        Ok(self.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json_indexed(&result).to_string())
     }
 
     /// [`ReceivedTool::route`] with the route as JSON.

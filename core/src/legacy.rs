@@ -2,7 +2,7 @@
 //! (LEG-1..7, APP-7): which structured variant, if any, becomes `outputSchema` /
 //! `structuredContent`, how each revision carries it, and the text mirror.
 
-use crate::audience::{Audience, Format, Selector};
+use crate::audience::{Audience, Format, Registry, Selector};
 use crate::connection::Connection;
 use crate::declaration::{Declaration, Variant};
 use crate::error::{pointer_push, Error, Result};
@@ -33,8 +33,13 @@ impl LegacyOptions {
             return Ok(options);
         };
         let obj = value.as_object().ok_or_else(|| Error::malformed("", "legacy options must be an object"))?;
-        if let Some(schema) = obj.get("outputSchema") {
-            options.output_schema = Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?));
+        match obj.get("outputSchema") {
+            None => {}
+            // The SEP types a schema as an object: `true` or `"x"` is the wrong shape, not a schema.
+            Some(schema @ Value::Object(_)) => {
+                options.output_schema = Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?));
+            }
+            Some(_) => return Err(Error::malformed("/outputSchema", "legacy outputSchema must be a JSON object")),
         }
         match obj.get("structuredFrom") {
             None => {}
@@ -61,6 +66,31 @@ impl LegacyOptions {
         }
         Ok(options)
     }
+
+    /// Refuses an `outputSchema` no declared variant could ever feed: without `structuredFrom`,
+    /// a source is `assistant/structured` or a structured variant of an extension that defines
+    /// a legacy projection. Advertising the schema anyway would make every legacy call fail late
+    /// (LEG-7), so the declaration is wrong (`malformed`, path `/outputSchema`).
+    pub(crate) fn check_possible_source(&self, declaration: &Declaration, registry: &Registry) -> Result<()> {
+        if self.output_schema.is_none() || self.structured_from.is_some() {
+            return Ok(());
+        }
+        let possible = declaration.variants().iter().any(|v| {
+            v.selector.format == Format::Structured
+                && match &v.selector.audience {
+                    Audience::Assistant => true,
+                    Audience::Extension(id) => registry.get(id).is_some_and(|d| d.legacy_projection),
+                    Audience::User | Audience::Programmatic => false,
+                }
+        });
+        if possible {
+            return Ok(());
+        }
+        Err(Error::malformed(
+            "/outputSchema",
+            "legacy outputSchema needs a source: name one with structuredFrom, or declare assistant/structured or an extension variant with a legacy projection",
+        ))
+    }
 }
 
 /// The legacy structured projection of one tool on one connection.
@@ -74,6 +104,9 @@ pub(crate) struct Projection<'t> {
     /// Whether the source may be mirrored into text: never for an extension source (View
     /// data must not reach model context, LEG-4).
     pub mirrorable: bool,
+    /// Whether only object values are sent: an extension source's non-object value is never
+    /// projected, in any revision, since only a text mirror could carry it (LEG-4).
+    pub objects_only: bool,
     /// How the revision carries it.
     pub carriage: LegacyStructured,
 }
@@ -81,8 +114,10 @@ pub(crate) struct Projection<'t> {
 impl<'t> Projection<'t> {
     /// Picks the source in the contract's order: `structuredFrom`; `assistant/structured`;
     /// a negotiated extension's structured variant when the extension defines a legacy
-    /// projection (Apps, APP-7); else none. An extension source is used only when its schema
-    /// is object-rooted, since a non-object View value would need a text mirror.
+    /// projection (Apps, APP-7); else none. An extension source is used only when the schema
+    /// it would advertise (`legacy.outputSchema`, else its own) is object-rooted, or when it
+    /// has no schema at all (then object values only, and no `outputSchema`). The schema is
+    /// advertised only when this connection has a source (LEG-7).
     pub fn new(declaration: &'t Declaration, options: &'t LegacyOptions, conn: &Connection) -> Self {
         let carriage = conn.version().legacy_structured();
         let usable = |variant: &&'t Variant| match &variant.selector.audience {
@@ -90,7 +125,7 @@ impl<'t> Projection<'t> {
             _ => true,
         };
         let explicit = options.structured_from.as_ref().and_then(|s| declaration.get(s)).filter(usable);
-        let source = explicit
+        let candidate = explicit
             .or_else(|| declaration.get(&Selector::new(Audience::Assistant, Format::Structured)))
             .or_else(|| {
                 declaration
@@ -99,15 +134,16 @@ impl<'t> Projection<'t> {
                     .filter(|v| v.selector.format == Format::Structured && v.selector.audience.extension().is_some())
                     .find(usable)
             });
-        let (source, mirrorable) = match source {
+        let advertised = |variant: &'t Variant| options.output_schema.as_deref().or(variant.schema.as_deref());
+        let (source, extension) = match candidate {
             Some(variant) if variant.selector.audience.extension().is_some() => {
-                let object_rooted = variant.schema.as_ref().is_some_and(|s| s.is_object_rooted());
-                (object_rooted.then_some(variant), false)
+                let object_rooted = advertised(variant).is_none_or(CompiledSchema::is_object_rooted);
+                (object_rooted.then_some(variant), true)
             }
-            other => (other, true),
+            other => (other, false),
         };
-        let schema = options.output_schema.as_deref().or_else(|| source.and_then(|v| v.schema.as_deref()));
-        Projection { source, schema, mirrorable, carriage }
+        let schema = source.and_then(advertised);
+        Projection { source, schema, mirrorable: !extension, objects_only: extension, carriage }
     }
 
     /// The `outputSchema` advertised in tools/list, if any.
@@ -124,6 +160,9 @@ impl<'t> Projection<'t> {
     /// Builds the legacy `structuredContent` for a produced value (already validated), and the
     /// mirror text block to append to `content`, if any.
     pub fn structured(&self, value: &Value, mirror_objects: bool) -> Option<(Value, Option<Value>)> {
+        if self.objects_only && !value.is_object() {
+            return None;
+        }
         let sent = match self.carriage {
             LegacyStructured::None => return None,
             LegacyStructured::Any => value.clone(),

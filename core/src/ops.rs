@@ -14,14 +14,14 @@ use std::sync::Arc;
 
 /// The operations of the contract, with the input fields each accepts besides the common ones.
 pub const OPERATIONS: &[(&str, &[&str])] = &[
-    ("declare", &["tool"]),
+    ("declare", &["tool", "legacy"]),
     ("advertise", &["tool", "legacy"]),
     ("select", &["tool", "requestedOutputs"]),
     ("respond", &["tool", "legacy", "requestedOutputs", "produced"]),
     ("accept", &["tool"]),
     ("plan", &["tool", "consumers", "mode", "requireSchema", "schemas"]),
-    ("check", &["tool", "requestedOutputs", "result"]),
-    ("route", &["tool", "requestedOutputs", "result"]),
+    ("check", &["tool", "requestedOutputs", "result", "legacyStructured"]),
+    ("route", &["tool", "requestedOutputs", "result", "legacyStructured"]),
     ("migrate", &["legacyTool", "options"]),
     ("list", &["tools", "legacyByTool", "cache"]),
     ("discover", &["result"]),
@@ -42,7 +42,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
     let config = Config::with_options(input.get("extensions"), input.get("supportedVersions"), limits)?;
     match op {
         "declare" => {
-            let tool = ServerTool::declare(input.required("tool")?, None, &config)?;
+            let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), &config)?;
             Ok(with_warnings(Map::new(), tool.warnings()))
         }
         "advertise" => {
@@ -70,16 +70,18 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "check" => {
             let tool = client_side(&input, &config)?;
+            legacy_rule(&input, &tool)?;
             tool.check_json(input.get("requestedOutputs"), input.required("result")?)
         }
         "route" => {
             let tool = client_side(&input, &config)?;
-            let route = tool.route(input.get("requestedOutputs"), input.required("result")?)?;
+            let rule = legacy_rule(&input, &tool)?;
+            let route = tool.route_with(input.get("requestedOutputs"), rule.as_ref(), input.required("result")?)?;
             Ok(route.to_json())
         }
         "migrate" => {
             let options = MigrateOptions::from_json(input.get("options"))?;
-            migrate(input.required("legacyTool")?, options, &config.limits).map(|tool| object([("tool", tool)]))
+            migrate(input.required("legacyTool")?, options, &config.limits).map(|migrated| migrated.to_json())
         }
         "list" => {
             // The server's own tools first (-32603), then its cache option, then the request.
@@ -105,12 +107,17 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let received = ReceivedTool::accept(&advertised, &conn)?;
     let plan = received.plan_json(input.value)?;
     let requested = plan.get("requestedOutputs").cloned();
+    // LEG-8: the plan's local rule for legacy structuredContent is the route's.
+    let rule = plan.get("legacyStructured").map(|consumer| received.legacy_consumer(consumer)).transpose()?;
     let result = server.respond(&conn, requested.as_ref(), Produced::new(input.required("produced")?))?;
-    let route = received.route(requested.as_ref(), &result)?.to_json();
+    let route = received.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json();
     let mut out = Map::new();
     out.insert("tool".into(), advertised);
     if let Some(requested) = requested {
         out.insert("requestedOutputs".into(), requested);
+    }
+    if let Some(consumer) = plan.get("legacyStructured") {
+        out.insert("legacyStructured".into(), consumer.clone());
     }
     out.insert("result".into(), result);
     out.insert("route".into(), route);
@@ -141,6 +148,11 @@ fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> 
     request_shape(input, config)?;
     let conn = connection(input, config)?;
     ReceivedTool::accept(input.required("tool")?, &conn)
+}
+
+/// The optional `legacyStructured` of `check` and `route` (LEG-8).
+fn legacy_rule(input: &Input<'_>, tool: &ReceivedTool) -> Result<Option<crate::audience::Audience>> {
+    input.get("legacyStructured").map(|consumer| tool.legacy_consumer(consumer)).transpose()
 }
 
 fn connection(input: &Input<'_>, config: &Arc<Config>) -> Result<Connection> {

@@ -5,6 +5,7 @@
 
 use crate::audience::{Audience, Format, Selector, APPS_EXTENSION};
 use crate::client::ReceivedTool;
+use crate::declaration::has_app_resource;
 use crate::error::{Error, ErrorCode, Result};
 use crate::selection;
 use serde_json::{json, Value};
@@ -92,8 +93,12 @@ pub struct Plan {
     /// the revision predates the field).
     pub omit: bool,
     /// For each requested structured variant, in request order, the schema to show a model
-    /// (SEL-7): the declared one, or `None`.
+    /// (SEL-7): the declared one, or `None`. Under an earlier revision, the legacy
+    /// `outputSchema` for the consumer of `legacy_structured`, if any.
     pub schemas: Vec<(Selector, Option<Value>)>,
+    /// Under an earlier revision, the local rule for legacy `structuredContent` (LEG-8): the
+    /// consumer that gets it (`route`'s `legacyStructured`). Never part of the request.
+    pub legacy_structured: Option<Audience>,
 }
 
 impl Plan {
@@ -104,6 +109,7 @@ impl Plan {
 
     /// Reads a plan as [`ReceivedTool::plan_json`] writes it, `{"requestedOutputs"?,
     /// "schemas"?}`, e.g. handed back by a binding's caller to build the tools/call params.
+    /// `legacyStructured` is not read either: it is the host's own rule, not part of a request.
     /// `requestedOutputs` (absent or `null`: omitted) is checked for shape
     /// ([`selection::check_shape`]) and each selector read, so a bad one is `malformed`,
     /// `invalid-audience` or `invalid-combination` under `/requestedOutputs`; the server rules
@@ -111,7 +117,12 @@ impl Plan {
     pub fn from_json(plan: &Value, limits: &crate::Limits) -> Result<Plan> {
         let obj = plan.as_object().ok_or_else(|| Error::malformed("", "a plan must be an object"))?;
         let Some(requested) = obj.get("requestedOutputs").filter(|v| !v.is_null()) else {
-            return Ok(Plan { selectors: vec![Selector::fallback()], omit: true, schemas: Vec::new() });
+            return Ok(Plan {
+                selectors: vec![Selector::fallback()],
+                omit: true,
+                schemas: Vec::new(),
+                legacy_structured: None,
+            });
         };
         selection::check_shape(requested, limits)?;
         let selectors = requested
@@ -122,7 +133,12 @@ impl Plan {
             .map(|(i, item)| Selector::read(item, &crate::error::pointer_index(selection::REQUESTED_OUTPUTS, i)))
             .collect::<Result<Vec<_>>>()?;
         // Kept as given, even exactly the fallback: the caller chose to send the field.
-        Ok(Plan { selectors, omit: false, schemas: Vec::new() })
+        Ok(Plan { selectors, omit: false, schemas: Vec::new(), legacy_structured: None })
+    }
+
+    /// `legacyStructured` as `plan` answers it, when the plan names a legacy rule.
+    pub fn legacy_structured_json(&self) -> Option<Value> {
+        self.legacy_structured.as_ref().map(|a| Value::from(a.as_str()))
     }
 
     /// The schemas as `[{audience, format, schema}]`.
@@ -150,9 +166,54 @@ impl ReceivedTool {
         self.plan_from(Some(&wrapped), options)
     }
 
-    /// Plans `requestedOutputs` for an execution mode.
+    /// Plans `requestedOutputs` for an execution mode. Under an earlier revision no
+    /// `requestedOutputs` is sent and the mode names a local rule instead (LEG-8, SEL-2).
     pub fn plan_mode(&self, mode: Mode, options: &PlanOptions) -> Result<Plan> {
+        if self.connection().version().is_legacy() {
+            return self.plan_legacy_mode(mode, options);
+        }
         self.plan_from(Some(&selection::to_json(&mode.consumers())), options)
+    }
+
+    /// LEG-8: the legacy `content` already carries the model's text (and the mirror of any
+    /// structured value), so `conversational` and `structured-model` need nothing; a legacy
+    /// Apps client sends no `requestedOutputs` and its View gets the whole result, so `apps`
+    /// and `app-only` need nothing when Apps is negotiated and the tool is an Apps tool; `code`
+    /// and `host-table` name the consumer of `structuredContent`. No legacy field carries user
+    /// content or, without Apps, View data: those modes are refused.
+    fn plan_legacy_mode(&self, mode: Mode, options: &PlanOptions) -> Result<Plan> {
+        let conn = self.connection();
+        let apps = conn.negotiated_extension(APPS_EXTENSION).is_some() && has_app_resource(self.tool());
+        let legacy_structured = match mode {
+            Mode::Conversational | Mode::StructuredModel => None,
+            Mode::Apps | Mode::AppOnly if apps => None,
+            Mode::Code => Some(Audience::Programmatic),
+            Mode::HostTable => Some(Audience::User),
+            Mode::UserMedia | Mode::Apps | Mode::AppOnly => {
+                return Err(Error::new(
+                    ErrorCode::RequestedOutputsOnLegacyVersion,
+                    "/mode",
+                    format!(
+                        "protocol version {} has no requestedOutputs, and no legacy field carries what mode {} needs",
+                        conn.version(),
+                        mode.as_str()
+                    ),
+                ))
+            }
+        };
+        let mut schemas = Vec::new();
+        if let Some(consumer) = &legacy_structured {
+            let schema = self.legacy_output_schema().map(|s| s.source().clone());
+            if schema.is_none() && options.require_schema {
+                return Err(Error::new(
+                    ErrorCode::MissingSchema,
+                    "/mode",
+                    "the legacy Tool declares no outputSchema, and the plan requires one (DECL-7)",
+                ));
+            }
+            schemas.push((Selector::new(consumer.clone(), Format::Structured), schema));
+        }
+        Ok(Plan { selectors: vec![Selector::fallback()], omit: true, schemas, legacy_structured })
     }
 
     fn plan_from(&self, consumers: Option<&Value>, options: &PlanOptions) -> Result<Plan> {
@@ -182,7 +243,7 @@ impl ReceivedTool {
                     ),
                 ));
             }
-            return Ok(Plan { selectors, omit: true, schemas: Vec::new() });
+            return Ok(Plan { selectors, omit: true, schemas: Vec::new(), legacy_structured: None });
         }
         let selectors = selection::select(self.declaration(), conn, consumers)
             .map_err(|e| rebase(e, selection::REQUESTED_OUTPUTS, "/consumers"))?;
@@ -203,7 +264,7 @@ impl ReceivedTool {
             schemas.push((selector.clone(), schema));
         }
         let omit = selection::is_fallback(&selectors);
-        Ok(Plan { selectors, omit, schemas })
+        Ok(Plan { selectors, omit, schemas, legacy_structured: None })
     }
 }
 

@@ -17,11 +17,11 @@ pub struct Route<'r> {
     /// Outputs for model context (ROUTE-1), as received.
     pub model: Vec<Cow<'r, Value>>,
     /// Outputs for user presentation only (ROUTE-2).
-    pub user: Vec<&'r Value>,
+    pub user: Vec<Cow<'r, Value>>,
     /// Outputs for client program logic only (ROUTE-3).
-    pub programmatic: Vec<&'r Value>,
+    pub programmatic: Vec<Cow<'r, Value>>,
     /// Outputs of each extension audience, in order of first appearance (ROUTE-4).
-    pub extensions: Vec<(&'r str, Vec<&'r Value>)>,
+    pub extensions: Vec<(Cow<'r, str>, Vec<Cow<'r, Value>>)>,
     /// The Apps View payload, if the View gets one (APP-5, APP-6).
     pub view: Option<View<'r>>,
     /// What reached no consumer (META-1, PLAN-15).
@@ -134,8 +134,31 @@ impl ReceivedTool {
         Ok(self.route_checked(&checked, result))
     }
 
+    /// [`ReceivedTool::route`] with a local selection rule for an older server (LEG-8): under
+    /// an earlier revision a present `structuredContent` goes to `legacy_structured` (see
+    /// [`ReceivedTool::legacy_consumer`]) instead of `dropped`. Ignored under 2026-12-01.
+    pub fn route_with<'r>(
+        &self,
+        requested: Option<&Value>,
+        legacy_structured: Option<&Audience>,
+        result: &'r Value,
+    ) -> Result<Route<'r>> {
+        let checked = self.check(requested, result)?;
+        Ok(self.route_checked_with(&checked, result, legacy_structured))
+    }
+
     /// Routes a result that passed [`ReceivedTool::check`].
     pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
+        self.route_checked_with(checked, result, None)
+    }
+
+    /// [`ReceivedTool::route_checked`] with a local selection rule for an older server (LEG-8).
+    pub fn route_checked_with<'r>(
+        &self,
+        checked: &CheckedResult<'r>,
+        result: &'r Value,
+        legacy_structured: Option<&Audience>,
+    ) -> Route<'r> {
         let mut route = Route {
             model: Vec::new(),
             user: Vec::new(),
@@ -156,7 +179,7 @@ impl ReceivedTool {
             ResultKind::Complete => {}
         }
         if self.connection().version().is_legacy() {
-            self.route_legacy(checked, result, &mut route);
+            self.route_legacy(checked, result, legacy_structured, &mut route);
             return route;
         }
         let conn = self.connection();
@@ -184,13 +207,10 @@ impl ReceivedTool {
             }
             match &selector.audience {
                 Audience::Assistant => route.model.push(Cow::Borrowed(value)),
-                Audience::User => route.user.push(value),
-                Audience::Programmatic => route.programmatic.push(value),
+                Audience::User => route.user.push(Cow::Borrowed(value)),
+                Audience::Programmatic => route.programmatic.push(Cow::Borrowed(value)),
                 Audience::Extension(id) => {
-                    match route.extensions.iter_mut().find(|(k, _)| *k == output.audience) {
-                        Some((_, list)) => list.push(value),
-                        None => route.extensions.push((output.audience, vec![value])),
-                    }
+                    route.push_extension(Cow::Borrowed(output.audience), Cow::Borrowed(value));
                     if conn.negotiated_extension(id).is_some_and(|d| d.model_context) {
                         route.model.push(Cow::Borrowed(value));
                     }
@@ -222,7 +242,13 @@ impl ReceivedTool {
         route
     }
 
-    fn route_legacy<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value, route: &mut Route<'r>) {
+    fn route_legacy<'r>(
+        &self,
+        checked: &CheckedResult<'r>,
+        result: &'r Value,
+        legacy_structured: Option<&Audience>,
+        route: &mut Route<'r>,
+    ) {
         // The SEP's migration mapping and today's host convention: legacy content is for the
         // model. A host default, not a claim about the server's intent (LEG-5).
         // An error with no content block carries nothing for the model (ERR-5).
@@ -238,8 +264,30 @@ impl ReceivedTool {
         if let Some(meta) = checked.meta {
             route.dropped.extend(meta.keys().map(|k| Dropped::Meta(Cow::Borrowed(k.as_str()))));
         }
-        if checked.result.contains_key("structuredContent") {
+        let Some(value) = checked.result.field("structuredContent") else {
+            return;
+        };
+        // LEG-8: the host's local rule names the consumer; without one the value reaches none.
+        let Some(consumer) = legacy_structured else {
             route.dropped.push(Dropped::LegacyStructuredContent);
+            return;
+        };
+        let output =
+            Cow::Owned(json!({ "audience": consumer.as_str(), "format": "structured", "structuredContent": value }));
+        match consumer {
+            Audience::Assistant => route.model.push(output),
+            Audience::User => route.user.push(output),
+            Audience::Programmatic => route.programmatic.push(output),
+            Audience::Extension(id) => route.push_extension(Cow::Owned(id.clone()), output),
+        }
+    }
+}
+
+impl<'r> Route<'r> {
+    fn push_extension(&mut self, id: Cow<'r, str>, output: Cow<'r, Value>) {
+        match self.extensions.iter_mut().find(|(k, _)| *k == id) {
+            Some((_, list)) => list.push(output),
+            None => self.extensions.push((id, vec![output])),
         }
     }
 }
@@ -259,10 +307,10 @@ impl Route<'_> {
             // MRTR-1: the one route without the eight keys.
             return json!({ "resultType": crate::client::INPUT_REQUIRED });
         }
-        let list = |items: &[&Value]| Value::Array(items.iter().map(|v| item(v)).collect());
+        let list = |items: &[Cow<'_, Value>]| Value::Array(items.iter().map(|v| item(v.as_ref())).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {
-            extensions.insert((*id).to_owned(), list(outputs));
+            extensions.insert(id.as_ref().to_owned(), list(outputs));
         }
         let mut diagnostics: Vec<Value> = Vec::new();
         for d in &self.diagnostics {
@@ -272,7 +320,7 @@ impl Route<'_> {
             }
         }
         json!({
-            "model": self.model.iter().map(|v| item(v.as_ref())).collect::<Vec<_>>(),
+            "model": list(&self.model),
             "user": list(&self.user),
             "programmatic": list(&self.programmatic),
             "extensions": extensions,

@@ -61,7 +61,10 @@ impl ServerTool {
             ));
         }
         let (declaration, warnings) = Declaration::read(obj, Judge::Server(config))?;
-        let legacy = LegacyOptions::from_json(legacy, &declaration)?;
+        // The legacy options are a second argument: their paths say so.
+        let legacy = LegacyOptions::from_json(legacy, &declaration)
+            .and_then(|options| options.check_possible_source(&declaration, &config.registry).map(|()| options))
+            .map_err(|e| e.under("/legacy"))?;
         Ok(ServerTool { tool: obj.clone(), declaration, legacy, warnings, config: Arc::clone(config) })
     }
 
@@ -136,6 +139,7 @@ impl ServerTool {
 
     fn assemble_outputs(&self, selectors: &[Selector], produced: &ProducedParts<'_>) -> Result<Value> {
         let mut outputs = Vec::with_capacity(selectors.len());
+        let mut sent: Vec<&str> = Vec::with_capacity(selectors.len());
         for selector in selectors {
             let Some(output) = produced.find(selector)? else {
                 if produced.is_error {
@@ -155,6 +159,7 @@ impl ServerTool {
                 }
             }
             outputs.push(output.value.clone());
+            sent.push(selector.audience.as_str());
         }
         if outputs.is_empty() {
             return Err(Error::new(
@@ -166,7 +171,7 @@ impl ServerTool {
         let mut result = Map::new();
         result.insert("resultType".into(), Value::from("complete"));
         result.insert("outputs".into(), Value::Array(outputs));
-        produced.finish(&mut result);
+        produced.finish(&mut result, |extension| sent.contains(&extension));
         Ok(Value::Object(result))
     }
 
@@ -200,6 +205,12 @@ impl ServerTool {
         let mut structured = None;
         // Revisions without structured output neither send nor validate a structured value.
         let carried = projection.carriage != crate::version::LegacyStructured::None;
+        // META-2: the source's `_meta` entry goes out when the source was produced, whether or
+        // not this revision can carry its value.
+        let source_produced = match projection.source {
+            Some(variant) => produced.find(&variant.selector)?.is_some(),
+            None => false,
+        };
         if carried && (projection.output_schema().is_some() || projection.source.is_some()) {
             let source = match projection.source {
                 Some(variant) => produced.find(&variant.selector)?,
@@ -235,7 +246,8 @@ impl ServerTool {
         if let Some(value) = structured {
             result.insert("structuredContent".into(), value);
         }
-        produced.finish(&mut result);
+        let source = projection.source.filter(|_| source_produced).and_then(|v| v.selector.audience.extension());
+        produced.finish(&mut result, |extension| source == Some(extension));
         Ok(Value::Object(result))
     }
 }
@@ -244,11 +256,12 @@ impl ServerTool {
 struct ProducedParts<'v> {
     outputs: Vec<RawOutput<'v>>,
     is_error: bool,
-    meta: Option<&'v Value>,
+    meta: Option<&'v Map<String, Value>>,
+    conn: &'v Connection,
 }
 
 impl<'v> ProducedParts<'v> {
-    fn read(value: &'v Value, conn: &Connection) -> Result<Self> {
+    fn read(value: &'v Value, conn: &'v Connection) -> Result<Self> {
         let limits = conn.limits();
         limits.check_value(value, "")?;
         let obj = value.as_object().ok_or_else(|| Error::malformed("", "produced must be an object"))?;
@@ -263,11 +276,12 @@ impl<'v> ProducedParts<'v> {
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
         };
-        let meta = obj.field("_meta");
-        if meta.is_some_and(|m| !m.is_object()) {
-            return Err(Error::malformed("/_meta", "_meta must be an object"));
-        }
-        Ok(ProducedParts { outputs, is_error, meta })
+        let meta = match obj.field("_meta") {
+            None => None,
+            Some(Value::Object(meta)) => Some(meta),
+            Some(_) => return Err(Error::malformed("/_meta", "_meta must be an object")),
+        };
+        Ok(ProducedParts { outputs, is_error, meta, conn })
     }
 
     /// The one produced output for `selector`; two for the same selector is `malformed`
@@ -281,13 +295,25 @@ impl<'v> ProducedParts<'v> {
         Ok(first)
     }
 
-    /// Adds `isError` (only when true) and `_meta` (unchanged) to a result.
-    fn finish(&self, result: &mut Map<String, Value>) {
+    /// Adds `isError` (only when true) and `_meta` to a result. `_meta` is minimised (META-2):
+    /// a registered extension's `metaKey` entry is sent only when that extension is negotiated
+    /// and `delivered(extension id)` says its data is in this response; every other key passes
+    /// unchanged, and `_meta` is present exactly when the tool produced one (maybe `{}`).
+    fn finish(&self, result: &mut Map<String, Value>, delivered: impl Fn(&str) -> bool) {
         if self.is_error {
             result.insert("isError".into(), Value::Bool(true));
         }
-        if let Some(meta) = self.meta {
-            result.insert("_meta".into(), meta.clone());
-        }
+        let Some(meta) = self.meta else {
+            return;
+        };
+        let definitions = self.conn.config().registry.definitions();
+        let keep = |key: &str| {
+            let mut owners = definitions.iter().filter(|d| d.meta_key.as_deref() == Some(key)).peekable();
+            owners.peek().is_none()
+                || owners.any(|d| self.conn.negotiated_extension(&d.id).is_some() && delivered(&d.id))
+        };
+        let sent: Map<String, Value> =
+            meta.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        result.insert("_meta".into(), Value::Object(sent));
     }
 }

@@ -244,11 +244,10 @@ const fn spot(pointer: &'static str, ok: &'static [Kind], wrong: ErrorCode) -> S
     Spot { pointer, ok, wrong }
 }
 
-use ErrorCode::{InvalidSchema, Malformed, SchemaViolation};
+use ErrorCode::{Malformed, SchemaViolation};
 use Kind::{Arr, Bool, Null, Obj, Str};
 
 const ANY: &[Kind] = &[Kind::Null, Kind::Bool, Kind::Int, Kind::Float, Kind::Str, Kind::Arr, Kind::Obj];
-const SCHEMA: &[Kind] = &[Obj, Bool];
 const NOTHING: &[Kind] = &[];
 
 /// Replaces each spot with a value of each kind: an accepted kind gives a result or a typed
@@ -350,7 +349,8 @@ fn wrong_types_in_a_tool_variant_request_and_produced_outputs() {
         spot("/tool/outputVariants/1/schema", &[Obj], Malformed),
         spot("/legacy", &[Obj], Malformed),
         spot("/legacy/mirror", &[Bool], Malformed),
-        spot("/legacy/outputSchema", SCHEMA, InvalidSchema),
+        // Contract v2: a schema is a JSON object; `true` is the wrong shape, not a schema.
+        spot("/legacy/outputSchema", &[Obj], Malformed),
         spot("/legacy/structuredFrom", NOTHING, Malformed),
         spot("/protocolVersion", &[Str], Malformed),
         spot("/negotiated", &[Null, Arr], Malformed),
@@ -580,7 +580,7 @@ fn wrong_types_in_extensions_plans_and_migration() {
             spot("/legacyTool", &[Obj], Malformed),
             spot("/legacyTool/name", &[Str], Malformed),
             spot("/legacyTool/inputSchema", &[Obj], Malformed),
-            spot("/legacyTool/outputSchema", SCHEMA, InvalidSchema),
+            spot("/legacyTool/outputSchema", &[Obj], Malformed),
             spot("/legacyTool/_meta", &[Obj], Malformed),
             spot("/options", &[Obj], Malformed),
             spot("/options/apps", &[Bool], Malformed),
@@ -1367,8 +1367,13 @@ fn schema_entry_points(schema: &Value) -> Vec<(&'static str, Option<ErrorCode>)>
         (
             "legacy.outputSchema",
             errs(
-                ServerTool::declare(&tool_with(json!({})), Some(&json!({ "outputSchema": schema })), &config)
-                    .map(|_| ()),
+                ServerTool::declare(
+                    &tool_with(json!({})),
+                    // A source for the schema: without one, declare refuses it as malformed.
+                    Some(&json!({ "outputSchema": schema, "structuredFrom": "programmatic/structured" })),
+                    &config,
+                )
+                .map(|_| ()),
             ),
         ),
         ("accept", errs(ReceivedTool::accept(&tool_with(schema.clone()), &new).map(|_| ()))),

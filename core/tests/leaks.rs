@@ -740,13 +740,27 @@ fn check_new(
     if present.contains(AUDIT) && w.raw.audit.meta_key {
         forwarded.insert(AUDIT);
     }
-    let expected_dropped: BTreeSet<String> = w
+    // META-2: the server sends an extension's entry only when the extension is negotiated and
+    // its output is in the response; every other key passes unchanged.
+    let audit_key = w.raw.audit.registered && w.raw.audit.meta_key;
+    let expected_wire: BTreeSet<&str> = w
         .meta_keys
         .iter()
         .map(|i| META_KEYS[*i])
-        .filter(|k| !forwarded.contains(k))
-        .map(|k| text(&json!({ "meta": k })))
+        .filter(|k| match *k {
+            APPS_EXTENSION => w.raw.apps && present.contains(APPS_EXTENSION),
+            AUDIT if audit_key => w.raw.audit_negotiated && present.contains(AUDIT),
+            _ => true,
+        })
         .collect();
+    prop_assert_eq!(wire_meta_keys(result), expected_wire.clone(), "result _meta (META-2)\n{}", ctx());
+    prop_assert_eq!(
+        result.get("_meta").is_some(),
+        w.produced.get("_meta").is_some(),
+        "_meta present exactly when produced"
+    );
+    let expected_dropped: BTreeSet<String> =
+        expected_wire.iter().filter(|k| !forwarded.contains(*k)).map(|k| text(&json!({ "meta": k }))).collect();
     let dropped: BTreeSet<String> = route["dropped"].as_array().unwrap().iter().map(text).collect();
     prop_assert_eq!(dropped, expected_dropped, "dropped\n{}", ctx());
     for i in &w.meta_keys {
@@ -828,6 +842,11 @@ fn check_new(
     Ok(())
 }
 
+/// The keys of a result's `_meta`.
+fn wire_meta_keys(result: &Value) -> BTreeSet<&str> {
+    result.get("_meta").and_then(Value::as_object).map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default()
+}
+
 fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Result<(), TestCaseError> {
     let n = w.raw.n;
     let ctx = || w.describe();
@@ -884,6 +903,26 @@ fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Resu
         prop_assert!(!result_text.contains(&note_marker(slot, n)));
     }
 
+    // META-2: every key but the extensions' entries passes; an extension's entry needs the
+    // extension negotiated (and its variant as the legacy source).
+    let wire = wire_meta_keys(result);
+    for k in w.meta_keys.iter().map(|i| META_KEYS[*i]) {
+        let extension_entry = k == APPS_EXTENSION || (k == AUDIT && w.raw.audit.registered && w.raw.audit.meta_key);
+        if !extension_entry {
+            prop_assert!(wire.contains(k), "_meta {k} was removed");
+        }
+    }
+    prop_assert!(w.raw.apps || !wire.contains(APPS_EXTENSION), "the ui entry went to a client without Apps");
+    prop_assert!(
+        w.raw.audit_negotiated || !(w.raw.audit.registered && w.raw.audit.meta_key && wire.contains(AUDIT)),
+        "the audit entry went to a client without it"
+    );
+    prop_assert_eq!(
+        result.get("_meta").is_some(),
+        w.produced.get("_meta").is_some(),
+        "_meta present exactly when produced"
+    );
+
     // APP-6: with Apps negotiated for an Apps tool the View gets the legacy result unchanged;
     // otherwise there is no View and every `_meta` entry (and structuredContent) is dropped.
     let apps_view = w.raw.apps && w.raw.app_tool;
@@ -895,7 +934,7 @@ fn check_legacy(w: &World, result: &Value, route: &Value, stats: &Stats) -> Resu
     } else {
         prop_assert_eq!(&route["view"], &Value::Null);
         let mut expected: BTreeSet<String> =
-            w.meta_keys.iter().map(|i| text(&json!({ "meta": META_KEYS[*i] }))).collect();
+            wire_meta_keys(result).iter().map(|k| text(&json!({ "meta": k }))).collect();
         if result.get("structuredContent").is_some() {
             expected.insert(text(&json!({ "legacy": "structuredContent" })));
         }

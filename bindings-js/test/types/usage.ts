@@ -20,6 +20,8 @@ import {
   type ToolsListResult,
   type JsonObject,
   type ErrorCode,
+  type LegacyOptions,
+  type MigrateResult,
   type Plan,
   type ProtocolVersion,
   type Route,
@@ -56,7 +58,12 @@ const routed: Route = "resultType" in routedText ? route : routedText;
 const firstModel: string = route.model[0]?.audience ?? "none";
 const view = route.view?.structuredContent;
 const dropped = route.dropped.length + routed.diagnostics.length + selection.length;
-const migrated: ToolDeclaration = migrateTool({ name: "old", inputSchema: { type: "object" } }, { apps: true });
+const migrated: MigrateResult = migrateTool({ name: "old", inputSchema: { type: "object" } }, { apps: true });
+const migratedTool: ToolDeclaration = migrated.tool;
+const keptSchema: LegacyOptions | undefined = migrated.legacy;
+const legacyPlan: Plan = host.plan({ mode: "code" });
+const legacyRoute: Route = host.route(undefined, result, { legacyStructured: legacyPlan.legacyStructured });
+host.check(undefined, result, { legacyStructured: "programmatic" });
 const raw = runOperation("declare", { tool: { name: "x", inputSchema: {}, outputVariants: [] } });
 
 try {
@@ -99,7 +106,7 @@ console.log(list, perRequest.protocolVersion);
 server.free();
 host.free();
 conn.free();
-console.log(firstModel, view, dropped, migrated.name, raw);
+console.log(firstModel, view, dropped, migratedTool.name, keptSchema, migrated.warnings, legacyRoute.isError, raw);
 
 // @ts-expect-error: not an error code
 const wrong: ErrorCode = "schema-violations";

@@ -16,6 +16,7 @@ from mcp_outputs.types import (
     ListCache,
     LimitOptions,
     Limits,
+    MigrateResult,
     Mode,
     Plan,
     ProducedOutputs,
@@ -173,9 +174,19 @@ class ReceivedTool:
         require_schema: bool = False,
         schemas: bool = False,
     ) -> Plan: ...
-    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> CheckAnswer: ...
+    def check(
+        self,
+        requested_outputs: _Requested,
+        result: Union[JsonObject, _Json],
+        *,
+        legacy_structured: Optional[str] = None,
+    ) -> CheckAnswer: ...
     def route(
-        self, requested_outputs: _Requested, result: Union[JsonObject, _Json]
+        self,
+        requested_outputs: _Requested,
+        result: Union[JsonObject, _Json],
+        *,
+        legacy_structured: Optional[str] = None,
     ) -> Union[Route, InputRequiredRoute]: ...
 
 def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
@@ -185,7 +196,7 @@ def migrate_tool(
     programmatic_from_output_schema: bool = False,
     apps: bool = False,
     config: Optional[Config] = None,
-) -> Dict[str, Any]: ...
+) -> MigrateResult: ...
 def declare_tools(
     tools: Union[Sequence[JsonObject], _Json],
     *,

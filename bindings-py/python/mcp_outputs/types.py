@@ -36,6 +36,7 @@ __all__ = [
     "OutputVariant",
     "ToolDeclaration",
     "LegacyOptions",
+    "MigrateResult",
     "ContentBlock",
     "ToolResultOutput",
     "ProducedOutputs",
@@ -88,8 +89,11 @@ ErrorCode: TypeAlias = Literal[
 AnyErrorCode: TypeAlias = Union[ErrorCode, Literal["internal-error"]]
 
 #: Warnings: ``declare`` (missing-schema), ``accept`` / ``discover_tools`` (missing-schema,
-#: ignored-output-schema), ``check`` (empty-error-outputs only).
-WarningCode: TypeAlias = Literal["missing-schema", "ignored-output-schema", "empty-error-outputs"]
+#: ignored-output-schema), ``check`` (empty-error-outputs only), ``migrate_tool``
+#: (legacy-output-schema-dropped).
+WarningCode: TypeAlias = Literal[
+    "missing-schema", "ignored-output-schema", "empty-error-outputs", "legacy-output-schema-dropped"
+]
 
 #: Findings in a route's ``diagnostics``.
 DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict", "empty-error-outputs"]
@@ -147,6 +151,19 @@ class LegacyOptions(TypedDict, total=False):
     mirror: bool
 
 
+class _MigrateRequired(TypedDict):
+    tool: ToolDeclaration
+
+
+class MigrateResult(_MigrateRequired, total=False):
+    """What ``migrate_tool`` answers: the 2026-12-01 declaration, the legacy options that keep
+    the tool's established ``outputSchema`` (MIG-2; absent when none) and warnings (absent when
+    none)."""
+
+    legacy: LegacyOptions
+    warnings: List[WarningCode]
+
+
 #: A content block (``{"type": "text", "text": ...}``, ``image``, ``audio``, ``resource_link``,
 #: ``resource``).
 ContentBlock: TypeAlias = Dict[str, Any]
@@ -199,10 +216,12 @@ class PlanSchema(TypedDict):
 
 
 class Plan(TypedDict, total=False):
-    """A planned call: ``requestedOutputs`` (absent when the request omits the field) and, on
-    request, the ``schemas``."""
+    """A planned call: ``requestedOutputs`` (absent when the request omits the field), under an
+    earlier revision ``legacyStructured`` (the consumer of legacy ``structuredContent``, LEG-8:
+    pass it to ``route``), and, on request, the ``schemas``."""
 
     requestedOutputs: List[Selector]
+    legacyStructured: str
     schemas: List[PlanSchema]
 
 
