@@ -207,7 +207,12 @@ fn every_spec_example_is_a_corpus_excerpt() {
         problems.extend(p);
     }
     assert!(total >= 20, "docs/spec has only {total} JSON examples: the extraction is broken");
-    assert!(problems.is_empty(), "{} of {total} examples do not match the corpus:\n{}", problems.len(), problems.join("\n\n"));
+    assert!(
+        problems.is_empty(),
+        "{} of {total} examples do not match the corpus:\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
     println!("spec examples: {total} checked against the corpus");
 }
 
@@ -221,9 +226,14 @@ fn a_drifted_example_is_caught() {
     let doc = |marker: &str, block: &str| format!("text\n\n{marker}\n```json\n{block}\n```\n");
     let good = [
         doc("<!-- corpus: c /expect/ok/result/outputs/0 -->", r#"{"b": [2, 3.0], "a": 1}"#),
-        doc("<!-- corpus: c /expect/ok/result at /result -->", r#"{"jsonrpc": "2.0", "id": 1, "result": {"outputs": [{"a": 1, "b": [2, 3]}]}}"#),
-        doc("<!-- corpus: c /expect/ok/result/outputs at /params/x; /expect/ok/result/outputs/0/a at /params/y -->",
-            r#"{"method": "m", "params": {"x": [{"a": 1, "b": [2, 3]}], "y": 1, "_meta": {"k": {}}}}"#),
+        doc(
+            "<!-- corpus: c /expect/ok/result at /result -->",
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {"outputs": [{"a": 1, "b": [2, 3]}]}}"#,
+        ),
+        doc(
+            "<!-- corpus: c /expect/ok/result/outputs at /params/x; /expect/ok/result/outputs/0/a at /params/y -->",
+            r#"{"method": "m", "params": {"x": [{"a": 1, "b": [2, 3]}], "y": 1, "_meta": {"k": {}}}}"#,
+        ),
     ];
     for text in &good {
         let (n, problems) = check_markdown("good", text, &cases);
@@ -239,7 +249,10 @@ fn a_drifted_example_is_caught() {
         doc("<!-- corpus: nope /expect -->", r#"{}"#),
         doc("<!-- corpus: c /expect/ok/nothing -->", r#"{}"#),
         doc("<!-- corpus: c /expect/ok/result at /result -->", r#"{"id": 1, "result": {"outputs": []}}"#),
-        doc("<!-- corpus: c /expect/ok/result at /result -->", r#"{"id": 1, "result": {"outputs": [{"a": 1, "b": [2, 3]}]}, "extra": true}"#),
+        doc(
+            "<!-- corpus: c /expect/ok/result at /result -->",
+            r#"{"id": 1, "result": {"outputs": [{"a": 1, "b": [2, 3]}]}, "extra": true}"#,
+        ),
         doc("<!-- corpus: c /expect/ok/result at /nowhere -->", r#"{"result": {}}"#),
         doc("<!-- corpus: c /expect/ok/result/outputs/0 -->", "{not json"),
     ];
