@@ -5,7 +5,7 @@
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
 use serde_json::Value;
 
-/// Limits applied to every input. The defaults are documented in the reference chapter and
+/// Limits applied to every input. The defaults are documented in docs/library.md ("Limits") and
 /// are generous for real tools; all are configurable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
