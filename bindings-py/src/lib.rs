@@ -106,7 +106,8 @@ fn instance(cls: &Bound<'_, PyAny>, fields: Fields<'_, '_>) -> PyErr {
     }
     let py = cls.py();
     let bare = || -> PyResult<PyErr> {
-        let display = if path.is_empty() { format!("{code}: {message}") } else { format!("{code}: {message} (at {path})") };
+        let display =
+            if path.is_empty() { format!("{code}: {message}") } else { format!("{code}: {message} (at {path})") };
         let exc = py.get_type::<pyo3::exceptions::PyBaseException>().getattr("__new__")?.call1((cls, display))?;
         exc.setattr("code", code)?;
         exc.setattr("message", message)?;
@@ -115,7 +116,9 @@ fn instance(cls: &Bound<'_, PyAny>, fields: Fields<'_, '_>) -> PyErr {
         Ok(PyErr::from_value(exc))
     };
     bare().unwrap_or_else(|_| match cls.cast::<pyo3::types::PyType>() {
-        Ok(ty) => PyErr::from_type(ty.clone(), (code.to_owned(), message.to_owned(), path.to_owned(), jsonrpc.unbind())),
+        Ok(ty) => {
+            PyErr::from_type(ty.clone(), (code.to_owned(), message.to_owned(), path.to_owned(), jsonrpc.unbind()))
+        }
         Err(_) => PyValueError::new_err(format!("{code}: {message}")),
     })
 }
@@ -142,7 +145,8 @@ fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             // `InternalError.__init__` takes the message alone: `instance` fails its first way
             // and makes it bare, with the fields that `__init__` would set.
             let message = format!("internal error in mcp-outputs: {message}");
-            let fields = Fields { code: "internal-error", message: &message, path: "", jsonrpc: py.None().into_bound(py) };
+            let fields =
+                Fields { code: "internal-error", message: &message, path: "", jsonrpc: py.None().into_bound(py) };
             Err(instance(cls, fields))
         }
     }

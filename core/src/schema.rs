@@ -142,8 +142,9 @@ fn options_at(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine, limit: 
         .should_validate_formats(false);
     match engine {
         Engine::Linear => options.with_pattern_options(jsonschema::PatternOptions::regex()),
-        Engine::Backtracking => options
-            .with_pattern_options(jsonschema::PatternOptions::fancy_regex().backtrack_limit(limit)),
+        Engine::Backtracking => {
+            options.with_pattern_options(jsonschema::PatternOptions::fancy_regex().backtrack_limit(limit))
+        }
     }
 }
 

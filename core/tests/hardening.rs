@@ -162,7 +162,8 @@ fn negotiation_is_held_to_max_extensions() {
     };
     let conn = facade::connection_from_request(&config, &params(3), &caps_listing(&ids(3))).expect("at the cap");
     assert_eq!(conn.negotiated().len(), 3);
-    let err = facade::connection_from_request(&config, &params(4), &caps_listing(&ids(4))).map(|_| ()).expect_err("over");
+    let err =
+        facade::connection_from_request(&config, &params(4), &caps_listing(&ids(4))).map(|_| ()).expect_err("over");
     assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32602)));
     let err = facade::connection_from_request_text(&config, &params(4).to_string(), &caps_listing(&ids(4)).to_string())
         .map(|_| ())
@@ -251,7 +252,10 @@ fn an_unfinished_match_is_limit_exceeded_not_a_violation() {
     let schema = json!({"type": "object", "properties": {"s": {"not": {"pattern": "^(a|a)*\\1b"}}}});
     assert_eq!(check_value(schema.clone(), json!({"s": "aaa!"})), Ok(()));
     assert_eq!(check_value(schema.clone(), json!({"s": "aab"})), Err(ErrorCode::SchemaViolation));
-    assert_eq!(check_value(schema.clone(), json!({"s": format!("{}!", "a".repeat(40))})), Err(ErrorCode::LimitExceeded));
+    assert_eq!(
+        check_value(schema.clone(), json!({"s": format!("{}!", "a".repeat(40))})),
+        Err(ErrorCode::LimitExceeded)
+    );
     // Through the text path and the typed error: the code, the budget in the message.
     let err = mcp_outputs::schema::CompiledSchema::compile(&schema, "")
         .unwrap()
