@@ -350,8 +350,13 @@ impl PyConnection {
             let config = config_of(config);
             let (params, _) = convert::argument(params, &config.limits).or_raise(py)?;
             let (server, _) = convert::argument(server_capabilities, &config.limits).or_raise(py)?;
-            // The core checks the params; the server's capabilities are checked here, with the
-            // JSON-RPC code the core gives them as text (the server's own fault).
+            // The server's capabilities are checked here, with the JSON-RPC code the core gives
+            // them as text (the server's own fault), after the params as the core orders them.
+            config
+                .limits
+                .check_value(&params, "")
+                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INVALID_PARAMS))
+                .or_raise(py)?;
             config
                 .limits
                 .check_value(&server, "")
