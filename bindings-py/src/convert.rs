@@ -135,7 +135,7 @@ pub(crate) struct Converter<'py> {
     record_depth: usize,
     /// Each container converted at `record_depth` or above, in the order converted (a
     /// pre-order walk): the object itself when a plain `dict` or `list`, `None` otherwise.
-    recorded: Vec<Option<Bound<'py, PyAny>>>,
+    recorded: Recorded<'py>,
     /// A dict had two keys of the same text: the recorded order no longer follows the value.
     collided: bool,
 }
@@ -386,13 +386,16 @@ pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, 
     })
 }
 
+/// The containers a conversion recorded, in the order converted (see `Converter::recorded`).
+pub(crate) type Recorded<'py> = Vec<Option<Bound<'py, PyAny>>>;
+
 /// Converts one argument like [`argument`], and records the Python objects that its dicts and
 /// lists within `levels` levels of it were converted from ([`Originals`]).
 pub(crate) fn argument_with_originals<'py>(
     obj: &Bound<'py, PyAny>,
     limits: &Limits,
     levels: usize,
-) -> Result<(Value, usize, Vec<Option<Bound<'py, PyAny>>>), Error> {
+) -> Result<(Value, usize, Recorded<'py>), Error> {
     let mut conv = Converter::new(Caps::for_argument(limits));
     conv.record_depth = levels.saturating_add(1);
     let value = conv.convert(obj, 1).map_err(|f| f.into_error(""))?;
@@ -411,7 +414,7 @@ pub(crate) struct Originals<'py>(Vec<(usize, Bound<'py, PyAny>)>);
 impl<'py> Originals<'py> {
     /// Pairs `recorded` (from [`argument_with_originals`] with `levels`) with the containers of
     /// `root`, walked in the order they were converted.
-    pub fn new(root: &Value, levels: usize, recorded: Vec<Option<Bound<'py, PyAny>>>) -> Self {
+    pub fn new(root: &Value, levels: usize, recorded: Recorded<'py>) -> Self {
         let mut containers = Vec::with_capacity(recorded.len());
         let mut stack = vec![(root, 0usize)];
         while let Some((value, level)) = stack.pop() {

@@ -190,7 +190,7 @@ pub fn error_response(id: &Value, error: &Error) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audience::{is_extension_id, APPS_EXTENSION};
+    use crate::audience::APPS_EXTENSION;
     use crate::error::ErrorCode;
     use serde_json::json;
 
