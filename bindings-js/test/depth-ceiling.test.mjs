@@ -55,18 +55,18 @@ test("at the ceiling every path answers, deeper is limit-exceeded, and the insta
   host.check(REQ, result);
   assert.equal(host.route(REQ, result).programmatic.length, 1);
   const text = JSON.stringify(result);
-  host.check(REQ, text);
+  host.checkText(JSON.stringify(REQ), text);
   const tooDeep = { outputs: [output(nested(CEILING - 2))] };
   for (const call of [
     () => host.check(REQ, tooDeep),
-    () => host.route(REQ, JSON.stringify(tooDeep)),
+    () => host.routeText(JSON.stringify(REQ), JSON.stringify(tooDeep)),
     () => server.respond(conn, REQ, tooDeep),
   ]) {
     assert.equal(thrown(call).code, "limit-exceeded");
   }
   // The sweep's input: thousands of levels, as text and as values.
   const deepText = "[".repeat(30_000) + "]".repeat(30_000);
-  assert.equal(thrown(() => host.check(REQ, deepText)).code, "limit-exceeded");
+  assert.equal(thrown(() => host.checkText(JSON.stringify(REQ), deepText)).code, "limit-exceeded");
   assert.equal(thrown(() => host.check(REQ, { outputs: [output(nested(4_000))] })).code, "limit-exceeded");
   // The same instance keeps answering.
   host.check(REQ, result);
