@@ -303,7 +303,11 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        lift(self.inner.check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result).map(|v| v.to_string()))
+        lift(
+            self.inner
+                .check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result)
+                .map(|v| v.to_string()),
+        )
     }
 
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed

@@ -10,7 +10,9 @@
 //!   it would the original. A container that contains itself is `malformed` ("recursive
 //!   structure"): it is not JSON.
 //! - array and object lengths: at most `max_array_len + 1` items (`max_object_len + 1` members)
-//!   are converted, which the core then rejects the same way.
+//!   are converted, which the core then rejects the same way. The true length of the first
+//!   container over its cap is remembered for the call ([`true_length`]), so that the core's
+//!   message states it rather than the length of the truncated copy.
 //! - size: the core's byte estimate is spent while converting; an input over `max_bytes` stops
 //!   the walk with `limit-exceeded` (the memory is not allocated first).
 //! - values JSON cannot hold (non-string keys, NaN and infinities, integers beyond the 64-bit
@@ -20,6 +22,40 @@ use mcp_outputs::{Error, ErrorCode, Limits};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
+use std::cell::Cell;
+
+thread_local! {
+    /// The first list or dict over its length cap that this thread converted since
+    /// [`forget_lengths`]: whether it is a list, and its true length.
+    static FIRST_OVER: Cell<Option<(bool, usize)>> = const { Cell::new(None) };
+}
+
+/// Starts a call: no container over its cap seen yet.
+pub(crate) fn forget_lengths() {
+    FIRST_OVER.with(|c| c.set(None));
+}
+
+fn remember_length(is_list: bool, len: usize) {
+    FIRST_OVER.with(|c| {
+        if c.get().is_none() {
+            c.set(Some((is_list, len)));
+        }
+    });
+}
+
+/// The core's length message for a container truncated to its cap + 1 items, restated with
+/// the container's true length; `None` when `message` is not such a message. The core walks
+/// in the order the converter did and stops at the first value over a limit, so a length error
+/// names the first container over its cap.
+pub(crate) fn true_length(message: &str) -> Option<String> {
+    let (is_list, len) = FIRST_OVER.with(Cell::get)?;
+    let (kind, unit) = if is_list { ("array of ", " items") } else { ("object of ", " members") };
+    let rest = message.strip_prefix(kind)?;
+    let (count, cap) = rest.split_once(unit)?;
+    let cap = cap.strip_prefix(" exceeds the limit of ")?;
+    let (count, cap) = (count.parse::<usize>().ok()?, cap.parse::<usize>().ok()?);
+    (count == cap.checked_add(1)? && len > count).then(|| format!("{kind}{len}{unit} exceeds the limit of {cap}"))
+}
 
 /// The caps of one conversion.
 #[derive(Debug, Clone)]
@@ -36,7 +72,7 @@ impl Caps {
     /// Caps for one argument of the core (the argument is level 1, as for the core).
     pub fn for_argument(limits: &Limits) -> Self {
         Caps {
-            depth: limits.max_depth.saturating_add(1),
+            depth: limits.depth_cap().saturating_add(1),
             array_len: limits.max_array_len.saturating_add(1),
             object_len: limits.max_object_len.saturating_add(1),
             bytes: Some(limits.max_bytes),
@@ -47,7 +83,7 @@ impl Caps {
     /// argument gets the depth it would get alone; sizes are left to the core, which checks each
     /// argument.
     pub fn for_wrapper(limits: &Limits) -> Self {
-        Caps { depth: limits.max_depth.saturating_add(2), bytes: None, ..Caps::for_argument(limits) }
+        Caps { depth: limits.depth_cap().saturating_add(2), bytes: None, ..Caps::for_argument(limits) }
     }
 }
 
@@ -90,20 +126,33 @@ impl Failure {
 }
 
 /// One walk over a Python value.
-pub(crate) struct Converter {
+pub(crate) struct Converter<'py> {
     caps: Caps,
     budget: usize,
     /// The containers on the current path, to tell a recursive structure from a deep one.
     ancestors: Vec<usize>,
+    /// Containers at this nesting level or above are recorded in `recorded` (0: none).
+    record_depth: usize,
+    /// Each container converted at `record_depth` or above, in the order converted (a
+    /// pre-order walk): the object itself when a plain `dict` or `list`, `None` otherwise.
+    recorded: Recorded<'py>,
+    /// A dict had two keys of the same text: the recorded order no longer follows the value.
+    collided: bool,
 }
 
 /// Boxed, so that the happy path moves a `Value`-sized result.
 type Converted = Result<Value, Box<Failure>>;
 
-impl Converter {
+impl<'py> Converter<'py> {
     pub fn new(caps: Caps) -> Self {
         let budget = caps.bytes.unwrap_or(usize::MAX);
-        Converter { caps, budget, ancestors: Vec::new() }
+        Converter { caps, budget, ancestors: Vec::new(), record_depth: 0, recorded: Vec::new(), collided: false }
+    }
+
+    fn record(&mut self, obj: &Bound<'py, PyAny>, depth: usize, plain: bool) {
+        if depth <= self.record_depth {
+            self.recorded.push(plain.then(|| obj.clone()));
+        }
     }
 
     /// How much of the byte estimate the walk spent (the size of the converted value).
@@ -126,7 +175,7 @@ impl Converter {
     }
 
     /// Converts `obj`, found at nesting level `depth` (1 for an argument itself).
-    pub fn convert(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+    pub fn convert(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> Converted {
         // Exact types first, the common ones first; subclasses after.
         if let Ok(s) = obj.cast_exact::<PyString>() {
             return self.string(s);
@@ -155,7 +204,7 @@ impl Converter {
     }
 
     #[cold]
-    fn subclass(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+    fn subclass(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> Converted {
         // bool is a subclass of int and cannot itself be subclassed: it was handled above.
         if let Ok(s) = obj.cast::<PyString>() {
             return self.string(s);
@@ -211,7 +260,7 @@ impl Converter {
         Ok(())
     }
 
-    fn list<'py>(
+    fn list(
         &mut self,
         obj: &Bound<'py, PyAny>,
         len: usize,
@@ -222,8 +271,12 @@ impl Converter {
             self.too_deep(obj)?;
             return Ok(Value::Array(Vec::new()));
         }
+        if len >= self.caps.array_len {
+            remember_length(true, len);
+        }
         let len = len.min(self.caps.array_len);
         self.spend(len + 2)?;
+        self.record(obj, depth, obj.is_exact_instance_of::<PyList>());
         self.ancestors.push(obj.as_ptr() as usize);
         let mut out = Vec::with_capacity(len);
         for i in 0..len {
@@ -235,13 +288,17 @@ impl Converter {
         Ok(Value::Array(out))
     }
 
-    fn dict(&mut self, d: &Bound<'_, PyDict>, depth: usize) -> Converted {
+    fn dict(&mut self, d: &Bound<'py, PyDict>, depth: usize) -> Converted {
         if depth > self.caps.depth {
             self.too_deep(d.as_any())?;
             return Ok(Value::Object(Map::new()));
         }
+        if d.len() >= self.caps.object_len {
+            remember_length(false, d.len());
+        }
         let len = d.len().min(self.caps.object_len);
         self.spend(len.saturating_mul(4) + 2)?;
+        self.record(d.as_any(), depth, d.is_exact_instance_of::<PyDict>());
         self.ancestors.push(d.as_ptr() as usize);
         let mut out = Map::with_capacity(len);
         for (key, item) in d.iter().take(len) {
@@ -252,7 +309,9 @@ impl Converter {
             let key = key.to_str().map_err(|_| Failure::new(ErrorCode::Malformed, "a key with a lone surrogate"))?;
             self.spend(key.len())?;
             let value = self.convert(&item, depth + 1).map_err(|f| f.at(Segment::Key(key.to_owned())))?;
-            out.insert(key.to_owned(), value);
+            if out.insert(key.to_owned(), value).is_some() {
+                self.collided = true;
+            }
         }
         self.ancestors.pop();
         Ok(Value::Object(out))
@@ -327,51 +386,67 @@ pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, 
     })
 }
 
-/// The Python object that `target` was converted from, when it is a dict or list found within
-/// `levels` levels of `root` (converted from `py_root`): results handed back "as received" are
-/// the caller's own objects, not copies. `None` when not found (then the caller converts).
-pub(crate) fn original<'py>(
-    py_root: &Bound<'py, PyAny>,
-    root: &Value,
-    target: &Value,
+/// The containers a conversion recorded, in the order converted (see `Converter::recorded`).
+pub(crate) type Recorded<'py> = Vec<Option<Bound<'py, PyAny>>>;
+
+/// Converts one argument like [`argument`], and records the Python objects that its dicts and
+/// lists within `levels` levels of it were converted from ([`Originals`]).
+pub(crate) fn argument_with_originals<'py>(
+    obj: &Bound<'py, PyAny>,
+    limits: &Limits,
     levels: usize,
-) -> Option<Bound<'py, PyAny>> {
-    if std::ptr::eq(root, target) {
-        let plain = match root {
-            Value::Object(_) => py_root.is_exact_instance_of::<PyDict>(),
-            Value::Array(_) => py_root.is_exact_instance_of::<PyList>(),
-            _ => false,
-        };
-        return plain.then(|| py_root.clone());
-    }
-    if levels == 0 {
-        return None;
-    }
-    match root {
-        Value::Object(members) => {
-            let dict = py_root.cast_exact::<PyDict>().ok()?;
-            for (key, item) in members {
-                if matches!(item, Value::Object(_) | Value::Array(_)) {
-                    let child = dict.get_item(key).ok()??;
-                    if let Some(found) = original(&child, item, target, levels - 1) {
-                        return Some(found);
+) -> Result<(Value, usize, Recorded<'py>), Error> {
+    let mut conv = Converter::new(Caps::for_argument(limits));
+    conv.record_depth = levels.saturating_add(1);
+    let value = conv.convert(obj, 1).map_err(|f| f.into_error(""))?;
+    let recorded = if conv.collided { Vec::new() } else { std::mem::take(&mut conv.recorded) };
+    Ok((value, conv.spent(), recorded))
+}
+
+/// The Python objects that the dicts and lists within some levels of a converted value were
+/// converted from, by the address of the converted value: results handed back "as received"
+/// are the caller's own objects, not copies. Recorded while converting (no lookup afterwards,
+/// which could run Python code), so that another thread or a key's `__eq__` replacing a member
+/// of the caller's objects cannot put an object that was never checked into the answer. Only
+/// plain `dict` and `list` objects are kept (a subclass is handed back as a copy).
+pub(crate) struct Originals<'py>(Vec<(usize, Bound<'py, PyAny>)>);
+
+impl<'py> Originals<'py> {
+    /// Pairs `recorded` (from [`argument_with_originals`] with `levels`) with the containers of
+    /// `root`, walked in the order they were converted.
+    pub fn new(root: &Value, levels: usize, recorded: Recorded<'py>) -> Self {
+        let mut containers = Vec::with_capacity(recorded.len());
+        let mut stack = vec![(root, 0usize)];
+        while let Some((value, level)) = stack.pop() {
+            match value {
+                Value::Object(members) => {
+                    containers.push(std::ptr::from_ref(value) as usize);
+                    if level < levels {
+                        stack.extend(members.values().rev().map(|item| (item, level + 1)));
                     }
                 }
-            }
-            None
-        }
-        Value::Array(items) => {
-            let list = py_root.cast_exact::<PyList>().ok()?;
-            for (i, item) in items.iter().enumerate() {
-                if matches!(item, Value::Object(_) | Value::Array(_)) {
-                    let child = list.get_item(i).ok()?;
-                    if let Some(found) = original(&child, item, target, levels - 1) {
-                        return Some(found);
+                Value::Array(items) => {
+                    containers.push(std::ptr::from_ref(value) as usize);
+                    if level < levels {
+                        stack.extend(items.iter().rev().map(|item| (item, level + 1)));
                     }
                 }
+                _ => {}
             }
-            None
         }
-        _ => None,
+        if containers.len() != recorded.len() {
+            return Originals(Vec::new());
+        }
+        let mut found: Vec<(usize, Bound<'py, PyAny>)> =
+            containers.into_iter().zip(recorded).filter_map(|(address, obj)| Some((address, obj?))).collect();
+        found.sort_by_key(|(address, _)| *address);
+        Originals(found)
+    }
+
+    /// The object `value` (a value inside the converted root) was converted from.
+    pub fn get(&self, value: &Value) -> Option<&Bound<'py, PyAny>> {
+        let address = std::ptr::from_ref(value) as usize;
+        let i = self.0.binary_search_by_key(&address, |(a, _)| *a).ok()?;
+        self.0.get(i).map(|(_, obj)| obj)
     }
 }

@@ -35,26 +35,98 @@ const ORIGINAL_LEVELS: usize = 3;
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-static FROM_CORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static INTERNAL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The exception classes of `mcp_outputs._errors`, fetched once (when the module is imported)
+/// so that raising an error imports nothing and runs as little Python as possible.
+struct Classes {
+    by_code: Py<PyDict>,
+    base: Py<PyAny>,
+    internal: Py<PyAny>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Classes> {
+    CLASSES.get_or_try_init(py, || {
+        let module = py.import("mcp_outputs._errors")?;
+        Ok(Classes {
+            by_code: module.getattr("ERROR_CLASSES")?.cast_into::<PyDict>()?.unbind(),
+            base: module.getattr("McpOutputsError")?.unbind(),
+            internal: module.getattr("InternalError")?.unbind(),
+        })
+    })
+}
 
 /// The core error as the Python exception of its code.
 fn raise(py: Python<'_>, error: &Error) -> PyErr {
-    let build = || -> PyResult<PyErr> {
-        let make = FROM_CORE.import(py, "mcp_outputs._errors", "_from_core")?;
-        let jsonrpc = match error.to_jsonrpc_error() {
-            Some(rpc) => to_py(py, &rpc)?,
-            None => py.None().into_bound(py),
-        };
-        let exc = make.call1((error.code().as_str(), error.message(), error.path(), jsonrpc))?;
+    if error.code() == ErrorCode::LimitExceeded {
+        if let Some(message) = convert::true_length(error.message()) {
+            let mut restated = Error::new(error.code(), error.path(), message);
+            if let Some(code) = error.jsonrpc_code() {
+                restated = restated.on_wire(code);
+            }
+            return raise_exact(py, &restated);
+        }
+    }
+    raise_exact(py, error)
+}
+
+fn raise_exact(py: Python<'_>, error: &Error) -> PyErr {
+    let Ok(classes) = classes(py) else {
+        return PyValueError::new_err(error.to_string());
+    };
+    let jsonrpc = match error.to_jsonrpc_error().map(|rpc| to_py(py, &rpc)) {
+        Some(Ok(rpc)) => rpc,
+        _ => py.None().into_bound(py),
+    };
+    let cls = match classes.by_code.bind(py).get_item(error.code().as_str()) {
+        Ok(Some(cls)) => cls,
+        _ => classes.base.bind(py).clone(),
+    };
+    let fields = Fields { code: error.code().as_str(), message: error.message(), path: error.path(), jsonrpc };
+    instance(&cls, fields)
+}
+
+/// The fields of an `McpOutputsError`.
+struct Fields<'a, 'py> {
+    code: &'a str,
+    message: &'a str,
+    path: &'a str,
+    jsonrpc: Bound<'py, PyAny>,
+}
+
+/// An instance of `cls` (an `McpOutputsError` class) with `fields`. The class's `__init__` runs
+/// Python code; near the recursion limit that fails (a `RecursionError`), and the error would
+/// lose its class. Then the instance is made as `__init__` would make it, through
+/// `BaseException.__new__` and attribute sets, which run no Python frame; failing even that, the
+/// exception is raised by class and arguments, and Python makes it where it is caught.
+fn instance(cls: &Bound<'_, PyAny>, fields: Fields<'_, '_>) -> PyErr {
+    let Fields { code, message, path, jsonrpc } = fields;
+    if let Ok(exc) = cls.call1((code, message, path, &jsonrpc)) {
+        return PyErr::from_value(exc);
+    }
+    let py = cls.py();
+    let bare = || -> PyResult<PyErr> {
+        let display =
+            if path.is_empty() { format!("{code}: {message}") } else { format!("{code}: {message} (at {path})") };
+        let exc = py.get_type::<pyo3::exceptions::PyBaseException>().getattr("__new__")?.call1((cls, display))?;
+        exc.setattr("code", code)?;
+        exc.setattr("message", message)?;
+        exc.setattr("path", path)?;
+        exc.setattr("_jsonrpc", &jsonrpc)?;
         Ok(PyErr::from_value(exc))
     };
-    build().unwrap_or_else(|_| PyValueError::new_err(error.to_string()))
+    bare().unwrap_or_else(|_| match cls.cast::<pyo3::types::PyType>() {
+        Ok(ty) => {
+            PyErr::from_type(ty.clone(), (code.to_owned(), message.to_owned(), path.to_owned(), jsonrpc.unbind()))
+        }
+        Err(_) => PyValueError::new_err(format!("{code}: {message}")),
+    })
 }
 
 /// Runs `f`, turning a panic (a bug) into `mcp_outputs.InternalError` rather than pyo3's
 /// `PanicException` (a `BaseException`).
 fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    convert::forget_lengths();
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(payload) => {
@@ -63,11 +135,19 @@ fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
                 .map(|s| (*s).to_owned())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
-            let build = || -> PyResult<PyErr> {
-                let make = INTERNAL.import(py, "mcp_outputs._errors", "_internal")?;
-                Ok(PyErr::from_value(make.call1((message.as_str(),))?))
+            let Ok(classes) = classes(py) else {
+                return Err(PyValueError::new_err(message));
             };
-            Err(build().unwrap_or_else(|_| PyValueError::new_err(message)))
+            let cls = classes.internal.bind(py);
+            if let Ok(exc) = cls.call1((message.as_str(),)) {
+                return Err(PyErr::from_value(exc));
+            }
+            // `InternalError.__init__` takes the message alone: `instance` fails its first way
+            // and makes it bare, with the fields that `__init__` would set.
+            let message = format!("internal error in mcp-outputs: {message}");
+            let fields =
+                Fields { code: "internal-error", message: &message, path: "", jsonrpc: py.None().into_bound(py) };
+            Err(instance(cls, fields))
         }
     }
 }
@@ -284,6 +364,18 @@ impl PyConnection {
             let config = config_of(config);
             let (params, _) = convert::argument(params, &config.limits).or_raise(py)?;
             let (server, _) = convert::argument(server_capabilities, &config.limits).or_raise(py)?;
+            // The server's capabilities are checked here, with the JSON-RPC code the core gives
+            // them as text (the server's own fault), after the params as the core orders them.
+            config
+                .limits
+                .check_value(&params, "")
+                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INVALID_PARAMS))
+                .or_raise(py)?;
+            config
+                .limits
+                .check_value(&server, "")
+                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR))
+                .or_raise(py)?;
             let inner = json::connection_from_request(&config, &params, &server).or_raise(py)?;
             Ok(PyConnection { inner })
         })
@@ -304,6 +396,9 @@ impl PyConnection {
             let arguments = opt_value(arguments, limits).or_raise(py)?;
             let (plan, _) = convert::argument(plan, limits).or_raise(py)?;
             let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
+            for value in [arguments.as_ref(), Some(&plan), Some(&caps)].into_iter().flatten() {
+                limits.check_value(value, "").or_raise(py)?;
+            }
             let params = self.inner.tools_call_params_json(name, arguments.as_ref(), &plan, &caps).or_raise(py)?;
             Ok(to_py(py, &params)?.unbind())
         })
@@ -320,6 +415,8 @@ impl PyConnection {
             let limits = self.inner.limits();
             let (params, _) = convert::argument(params, limits).or_raise(py)?;
             let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
+            limits.check_value(&params, "").or_raise(py)?;
+            limits.check_value(&caps, "").or_raise(py)?;
             let params = self.inner.request_params_json(&params, &caps).or_raise(py)?;
             Ok(to_py(py, &params)?.unbind())
         })
@@ -345,11 +442,16 @@ impl PyConnection {
                 return Err(raise(py, &err));
             };
             let limits = self.inner.limits();
+            limits.check_count(items.len(), limits.max_tools, "/tools", "tools").or_raise(py)?;
             let mut values = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
                 let value = match item.cast::<PyServerTool>() {
                     Ok(tool) => tool.get().inner.advertise(&self.inner),
-                    Err(_) => member(item, limits, &format!("tools/{i}")).or_raise(py)?,
+                    Err(_) => {
+                        let value = member(item, limits, &format!("tools/{i}")).or_raise(py)?;
+                        limits.check_value(&value, &format!("/tools/{i}")).or_raise(py)?;
+                        value
+                    }
                 };
                 values.push(value);
             }
@@ -645,12 +747,15 @@ impl PyReceivedTool {
                     route_to_py(py, route, None)
                 }
                 None => {
-                    let arg = arg(result, limits, "result").or_raise(py)?;
-                    let route = run_sized(py, arg.size, || {
-                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &arg.value)
-                    })
-                    .or_raise(py)?;
-                    route_to_py(py, route, Some((result, &arg.value)))
+                    // The caller's objects as converted: what is checked is what is handed back,
+                    // whatever happens to them while the GIL is released below.
+                    let (value, size, recorded) =
+                        convert::argument_with_originals(result, limits, ORIGINAL_LEVELS).or_raise(py)?;
+                    let originals = convert::Originals::new(&value, ORIGINAL_LEVELS, recorded);
+                    let route =
+                        run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
+                            .or_raise(py)?;
+                    route_to_py(py, route, Some(&originals))
                 }
             }
         })
@@ -669,16 +774,20 @@ fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
     }
 }
 
-/// A route as a dict; outputs found in `original` (the caller's result objects) are handed back
-/// as those objects.
-fn route_to_py(py: Python<'_>, route: Route<'_>, original: Option<(&Bound<'_, PyAny>, &Value)>) -> PyResult<Py<PyAny>> {
+/// A route as a dict; outputs found in `originals` (the caller's result objects, as they were
+/// when converted) are handed back as those objects.
+fn route_to_py<'py>(
+    py: Python<'py>,
+    route: Route<'_>,
+    originals: Option<&convert::Originals<'py>>,
+) -> PyResult<Py<PyAny>> {
     if route.input_required {
         return Ok(to_py(py, &route.to_json())?.unbind());
     }
     let Route { model, user, programmatic, extensions, view, dropped, diagnostics, is_error, input_required } = route;
-    let output = |value: &Value| -> PyResult<Bound<'_, PyAny>> {
-        if let Some(found) = original.and_then(|(obj, root)| convert::original(obj, root, value, ORIGINAL_LEVELS)) {
-            return Ok(found);
+    let output = |value: &Value| -> PyResult<Bound<'py, PyAny>> {
+        if let Some(found) = originals.and_then(|o| o.get(value)) {
+            return Ok(found.clone());
         }
         to_py(py, value)
     };
@@ -827,6 +936,8 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _mcp_outputs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The package imports `_errors` first; fetched now, raising never imports (see `classes`).
+    let _ = classes(py);
     m.add_class::<PyConfig>()?;
     m.add_class::<PyConnection>()?;
     m.add_class::<PyServerTool>()?;

@@ -1041,7 +1041,7 @@ impl World {
                 )?
             }
         };
-        Ok(ctx.connection(&self.server_caps, Arc::clone(&self.config)))
+        ctx.connection(&self.server_caps, Arc::clone(&self.config))
     }
 
     /// The server answering tools/list for one tool on the host's connection.

@@ -32,13 +32,12 @@ pub enum WarningCode {
 
 impl WarningCode {
     /// Every warning code, in declaration order (the bindings' type tests compare against this).
-    pub const ALL: &'static [WarningCode] =
-        &[
-            WarningCode::MissingSchema,
-            WarningCode::IgnoredOutputSchema,
-            WarningCode::EmptyErrorOutputs,
-            WarningCode::LegacyOutputSchemaDropped,
-        ];
+    pub const ALL: &'static [WarningCode] = &[
+        WarningCode::MissingSchema,
+        WarningCode::IgnoredOutputSchema,
+        WarningCode::EmptyErrorOutputs,
+        WarningCode::LegacyOutputSchemaDropped,
+    ];
 
     /// The kebab-case form.
     pub fn as_str(self) -> &'static str {

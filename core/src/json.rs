@@ -15,7 +15,7 @@ use crate::client::ReceivedTool;
 use crate::connection::{Config, Connection};
 use crate::declaration::Warning;
 use crate::error::{jsonrpc, Error, Result};
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_DEPTH_CEILING};
 use crate::planning::{Mode, Plan, PlanOptions};
 use crate::routing::Route;
 use crate::server::{Produced, ServerTool};
@@ -56,6 +56,14 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
             other => return Err(Error::malformed(format!("/limits/{other}"), format!("unknown limit {other:?}"))),
         };
         *slot = number;
+    }
+    // Deeper nesting than the ceiling would overflow the stack of some walk: refused rather than
+    // held silently to the ceiling, so that a caller never believes it has a limit it lacks.
+    if limits.max_depth > MAX_DEPTH_CEILING {
+        return Err(Error::malformed(
+            "/limits/maxDepth",
+            format!("maxDepth must be at most {MAX_DEPTH_CEILING}, the deepest nesting the library can walk"),
+        ));
     }
     Ok(limits)
 }
@@ -110,7 +118,7 @@ fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
     config.parse_version(version).map_err(|e| request_side(e.under("/protocolVersion")))?;
     let client = object_field(obj, "clientCapabilities").map_err(request_side)?;
     let server = object_field(obj, "serverCapabilities").map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
-    Ok(RequestContext::from_initialize(version, client)?.connection(server, Arc::clone(config)))
+    RequestContext::from_initialize(version, client)?.connection(server, Arc::clone(config))
 }
 
 fn object_field<'v>(obj: &'v Map<String, Value>, key: &str) -> Result<&'v Value> {
@@ -153,7 +161,7 @@ fn connection_from_checked(config: &Arc<Config>, params: &Value, server_capabili
     if !server_capabilities.is_object() {
         return Err(Error::malformed("", "server capabilities must be an object").on_wire(jsonrpc::INTERNAL_ERROR));
     }
-    Ok(RequestContext::from_params_for(params, config)?.connection(server_capabilities, Arc::clone(config)))
+    RequestContext::from_params_for(params, config)?.connection(server_capabilities, Arc::clone(config))
 }
 
 impl Connection {

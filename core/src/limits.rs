@@ -10,7 +10,7 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum JSON nesting depth, counting each array or object level with the outermost
-    /// value at depth 1. Default 128.
+    /// value at depth 1. Default 128; never more than [`MAX_DEPTH_CEILING`] in effect.
     pub max_depth: usize,
     /// Maximum size of one input in bytes: the text length for JSON text, an estimate of the
     /// serialised size for values. Default 16 MiB.
@@ -28,6 +28,13 @@ pub struct Limits {
     pub max_extensions: usize,
 }
 
+/// The deepest nesting any setting allows. The parser, the limits walk, the schema validator, the
+/// serialiser and the bindings' converters recurse once per level; this many levels fit with a
+/// wide margin in the smallest stack they run on (the 1 MiB shadow stack of the wasm build), so
+/// no `max_depth` can make a valid input overflow the stack. `json::limits` refuses a larger
+/// `maxDepth`; a `Limits` built in Rust with a larger `max_depth` is held to this one.
+pub const MAX_DEPTH_CEILING: usize = 1000;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -43,6 +50,11 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The nesting depth in effect: `max_depth`, held to [`MAX_DEPTH_CEILING`].
+    pub fn depth_cap(&self) -> usize {
+        self.max_depth.min(MAX_DEPTH_CEILING)
+    }
+
     /// Checks a value already in memory against the depth, length and size caps.
     /// The walk recurses at most `max_depth + 1` levels, so it cannot overflow the stack on a
     /// value it rejects. `path` is the JSON Pointer of `value`, used in error messages.
@@ -81,7 +93,7 @@ impl Limits {
         match value {
             Value::String(s) => take(budget, s.len() + 2),
             Value::Array(items) => {
-                depth <= self.max_depth
+                depth <= self.depth_cap()
                     && items.len() <= self.max_array_len
                     && take(budget, items.len() + 2)
                     && items.iter().all(|item| match item {
@@ -90,7 +102,7 @@ impl Limits {
                     })
             }
             Value::Object(members) => {
-                depth <= self.max_depth
+                depth <= self.depth_cap()
                     && members.len() <= self.max_object_len
                     && take(budget, members.len() * 4 + 2)
                     && members.iter().all(|(key, item)| {
@@ -176,8 +188,8 @@ impl Limits {
     }
 
     fn enter(&self, depth: usize) -> Result<(), (ErrorCode, String)> {
-        if depth > self.max_depth {
-            return Err((ErrorCode::LimitExceeded, format!("nesting deeper than {} levels", self.max_depth)));
+        if depth > self.depth_cap() {
+            return Err((ErrorCode::LimitExceeded, format!("nesting deeper than {} levels", self.depth_cap())));
         }
         Ok(())
     }
@@ -193,11 +205,11 @@ impl Limits {
             ));
         }
         let depth = max_nesting(text.as_bytes());
-        if depth > self.max_depth {
+        if depth > self.depth_cap() {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
                 "",
-                format!("{what}: nesting deeper than {} levels", self.max_depth),
+                format!("{what}: nesting deeper than {} levels", self.depth_cap()),
             ));
         }
         let mut de = serde_json::Deserializer::from_str(text);
@@ -227,7 +239,7 @@ impl Limits {
     }
 
     /// Checks a count (variants, selectors, outputs, tools) against its cap.
-    pub(crate) fn check_count(&self, len: usize, cap: usize, path: &str, what: &str) -> Result<()> {
+    pub fn check_count(&self, len: usize, cap: usize, path: &str, what: &str) -> Result<()> {
         if len > cap {
             return Err(Error::new(ErrorCode::LimitExceeded, path, format!("{len} {what} exceed the limit of {cap}")));
         }

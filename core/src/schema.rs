@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The dialects a schema may name in `$schema`; absent means 2020-12 (the MCP default).
 const DIALECTS: &[(&str, Draft)] = &[
@@ -21,16 +21,46 @@ const DIALECTS: &[(&str, Draft)] = &[
     ("http://json-schema.org/draft-04/schema", Draft::Draft4),
 ];
 
-/// Upper bound on regex backtracking per `pattern` match, for the patterns that need the
-/// backtracking engine (backreferences, lookaround): a catastrophic one costs bounded time per
-/// match (SEC-1). Every other pattern runs on the linear-time engine.
-const REGEX_BACKTRACK_LIMIT: usize = 10_000;
+/// The per-match backtracking limits a validation may use, largest first, for the patterns that
+/// need the backtracking engine (backreferences, lookaround). Every other pattern runs on the
+/// linear-time engine. The first limit is the one a schema is compiled with.
+pub const REGEX_MATCH_STEP_LIMITS: [usize; 3] = [10_000, 1_000, 100];
+
+/// The regex budget of one validation, in backtracking steps (SEC-1): the backtracking patterns
+/// of the schema, times the strings and member names of the value, times the per-match limit,
+/// may not exceed it. The largest per-match limit that fits is used; when even the smallest does
+/// not fit, or a match does not finish within its limit, the validation is `limit-exceeded`
+/// (never `schema-violation`: the value was not shown invalid). See docs/limits.md.
+pub const REGEX_STEP_BUDGET: usize = 10_000_000;
 
 /// A schema compiled once, with the facts the projections need.
 pub struct CompiledSchema {
     source: Value,
     validator: Arc<Validator>,
     object_rooted: bool,
+    /// The backtracking patterns of the schema, when it has any (see [`REGEX_STEP_BUDGET`]).
+    backtracking: Option<Arc<Backtracking>>,
+}
+
+/// A compiled schema as the per-thread cache keeps it.
+#[derive(Clone)]
+struct Compiled {
+    validator: Arc<Validator>,
+    backtracking: Option<Arc<Backtracking>>,
+}
+
+/// The patterns of a schema that need the backtracking engine, one per occurrence, and the
+/// schema compiled at each per-match limit (built when first needed).
+struct Backtracking {
+    draft: Draft,
+    patterns: Vec<String>,
+    tiers: [OnceLock<Option<Tier>>; REGEX_MATCH_STEP_LIMITS.len()],
+}
+
+/// The backtracking patterns and the validator at one per-match limit.
+struct Tier {
+    regexes: Vec<fancy_regex::Regex>,
+    validator: Arc<Validator>,
 }
 
 /// How many compiled validators each thread keeps (see [`cached_validator`]).
@@ -51,16 +81,16 @@ thread_local! {
     /// A `Validator` is immutable and its compilation depends on nothing but the schema
     /// (the options are constants of this module), so sharing one is exact. Bounded: when
     /// full, the cache is emptied and refills.
-    static VALIDATORS: RefCell<HashMap<String, Arc<Validator>>> = RefCell::new(HashMap::new());
+    static VALIDATORS: RefCell<HashMap<String, Compiled>> = RefCell::new(HashMap::new());
 }
 
 /// The validator for `schema` (whose text is `key`) from this thread's cache, or `build`'s
 /// answer, cached when it is a validator. Errors are never cached.
-fn cached_validator(key: String, build: impl FnOnce() -> Result<Validator>) -> Result<Arc<Validator>> {
+fn cached_validator(key: String, build: impl FnOnce() -> Result<Compiled>) -> Result<Compiled> {
     if let Some(hit) = VALIDATORS.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(hit);
     }
-    let validator = Arc::new(build()?);
+    let validator = build()?;
     if key.len() > VALIDATOR_CACHE_MAX_SCHEMA_BYTES {
         return Ok(validator);
     }
@@ -69,7 +99,7 @@ fn cached_validator(key: String, build: impl FnOnce() -> Result<Validator>) -> R
         if cache.len() >= VALIDATOR_CACHE_CAPACITY {
             cache.clear();
         }
-        cache.insert(key, Arc::clone(&validator));
+        cache.insert(key, validator.clone());
     });
     Ok(validator)
 }
@@ -101,6 +131,10 @@ enum Engine {
 }
 
 fn options(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine) -> ValidationOptions<'static> {
+    options_at(draft, attempted, engine, REGEX_MATCH_STEP_LIMITS[0])
+}
+
+fn options_at(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine, limit: usize) -> ValidationOptions<'static> {
     let options = jsonschema::options()
         .with_draft(draft)
         .with_retriever(RefuseRetrieval(Arc::clone(attempted)))
@@ -108,8 +142,9 @@ fn options(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine) -> Validat
         .should_validate_formats(false);
     match engine {
         Engine::Linear => options.with_pattern_options(jsonschema::PatternOptions::regex()),
-        Engine::Backtracking => options
-            .with_pattern_options(jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT)),
+        Engine::Backtracking => {
+            options.with_pattern_options(jsonschema::PatternOptions::fancy_regex().backtrack_limit(limit))
+        }
     }
 }
 
@@ -123,8 +158,9 @@ impl CompiledSchema {
                 return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
             }
         };
-        let validator = cached_validator(schema.to_string(), || build_validator(schema, draft, path))?;
-        Ok(CompiledSchema { object_rooted: is_object_rooted(schema), source: schema.clone(), validator })
+        let Compiled { validator, backtracking } =
+            cached_validator(schema.to_string(), || build_validator(schema, draft, path))?;
+        Ok(CompiledSchema { object_rooted: is_object_rooted(schema), source: schema.clone(), validator, backtracking })
     }
 
     /// The schema as declared.
@@ -138,19 +174,76 @@ impl CompiledSchema {
         self.object_rooted
     }
 
-    /// Whether `instance` is valid.
+    /// Whether `instance` is valid (`false` too when its regex budget runs out: see
+    /// [`CompiledSchema::validate`]).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        self.validator_for(instance, "").is_ok_and(|validator| validator.is_valid(instance))
+    }
+
+    /// The validator to run on `instance`: the schema's own, or for a schema with backtracking
+    /// patterns, the one at the largest per-match limit the regex budget allows, once every
+    /// backtracking match on the value's strings and member names has finished within it.
+    fn validator_for(&self, instance: &Value, path: &str) -> Result<&Validator> {
+        let Some(backtracking) = &self.backtracking else {
+            return Ok(&self.validator);
+        };
+        let subjects = strings_and_names(instance);
+        let matches = backtracking.patterns.len().saturating_mul(subjects.len());
+        let over = |detail: String| {
+            Error::new(ErrorCode::LimitExceeded, path, format!("regex budget of {REGEX_STEP_BUDGET} steps: {detail}"))
+        };
+        let Some(level) =
+            REGEX_MATCH_STEP_LIMITS.iter().position(|limit| matches.saturating_mul(*limit) <= REGEX_STEP_BUDGET)
+        else {
+            return Err(over(format!("{matches} backtracking pattern matches would exceed it")));
+        };
+        let (Some(slot), Some(limit)) = (backtracking.tiers.get(level), REGEX_MATCH_STEP_LIMITS.get(level)) else {
+            return Err(over("no per-match limit".to_owned()));
+        };
+        let tier = slot
+            .get_or_init(|| backtracking.tier(&self.source, *limit))
+            .as_ref()
+            .ok_or_else(|| over("the schema could not be compiled at a lower per-match limit".to_owned()))?;
+        // The validator runs the same patterns, translated alike, under the same limit: once each
+        // match has finished here, none of its matches can run out, so it never runs the
+        // validation again under assumed outcomes (jsonschema does, up to 64 times).
+        for regex in &tier.regexes {
+            for subject in &subjects {
+                if regex.is_match(subject).is_err() {
+                    return Err(over(format!(
+                        "a match of the pattern {:?} did not finish within {limit} steps",
+                        shorten(regex.as_str())
+                    )));
+                }
+            }
+        }
+        Ok(&tier.validator)
     }
 
     /// Validates `instance`; the error names the first failing location below `path`.
-    /// The fast path is one `is_valid`; error details are only computed on failure.
+    /// The fast path is one `is_valid`; error details are only computed on failure. A schema
+    /// with backtracking patterns is validated within the regex budget ([`REGEX_STEP_BUDGET`]):
+    /// running out of it is `limit-exceeded`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
-        if self.validator.is_valid(instance) {
+        let validator = self.validator_for(instance, path)?;
+        if validator.is_valid(instance) {
             return Ok(());
         }
-        let (location, detail) = match self.validator.validate(instance) {
-            Err(e) => (e.instance_path().to_string(), e.to_string()),
+        let (location, detail) = match validator.validate(instance) {
+            Err(e) => {
+                // A match the engine could not finish decides nothing about the value.
+                if matches!(
+                    e.kind(),
+                    ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. }
+                ) {
+                    return Err(Error::new(
+                        ErrorCode::LimitExceeded,
+                        format!("{path}{}", e.instance_path()),
+                        format!("{what}: a regex match did not finish within its limit"),
+                    ));
+                }
+                (e.instance_path().to_string(), e.to_string())
+            }
             Ok(()) => (String::new(), "invalid".to_owned()),
         };
         Err(Error::new(
@@ -164,11 +257,17 @@ impl CompiledSchema {
 /// Compiles `schema` under `draft`: the linear regex engine first; a schema it refuses (a
 /// pattern with a backreference or a lookaround, or a schema that is invalid anyway) is
 /// compiled again with the backtracking engine, whose answer is final.
-fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Validator> {
+fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Compiled> {
     let attempted = Arc::new(AtomicBool::new(false));
-    let built = options(draft, &attempted, Engine::Linear)
-        .build(schema)
-        .or_else(|_| options(draft, &attempted, Engine::Backtracking).build(schema));
+    let built = match options(draft, &attempted, Engine::Linear).build(schema) {
+        Ok(validator) => Ok(Compiled { validator: Arc::new(validator), backtracking: None }),
+        Err(_) => options(draft, &attempted, Engine::Backtracking).build(schema).map(|validator| {
+            let patterns = backtracking_patterns(schema);
+            let backtracking = (!patterns.is_empty())
+                .then(|| Arc::new(Backtracking { draft, patterns, tiers: std::array::from_fn(|_| OnceLock::new()) }));
+            Compiled { validator: Arc::new(validator), backtracking }
+        }),
+    };
     built.map_err(|e| {
         // A resource outside the schema that could not be retrieved is an external
         // reference even when the retriever was never asked (an external `$dynamicRef`
@@ -181,6 +280,89 @@ fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Validator
             Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
         }
     })
+}
+
+impl Backtracking {
+    /// The schema and its backtracking patterns at the per-match `limit`; `None` if either does
+    /// not compile (it compiled at the first limit, so this is not expected).
+    fn tier(&self, schema: &Value, limit: usize) -> Option<Tier> {
+        let regexes = self.patterns.iter().map(|p| backtracking_regex(p, limit)).collect::<Option<Vec<_>>>()?;
+        let attempted = Arc::new(AtomicBool::new(false));
+        let validator = options_at(self.draft, &attempted, Engine::Backtracking, limit).build(schema).ok()?;
+        Some(Tier { regexes, validator: Arc::new(validator) })
+    }
+}
+
+/// The `pattern` strings and `patternProperties` names anywhere in `schema` that the linear
+/// engine cannot run, one per occurrence (each occurrence may be matched against every string).
+/// Strings that only look like patterns (inside `const` or `enum`) are counted too: that
+/// overstates the work, never understates it.
+fn backtracking_patterns(schema: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    match (key.as_str(), item) {
+                        ("pattern", Value::String(pattern)) => found.push(pattern.clone()),
+                        ("patternProperties", Value::Object(properties)) => found.extend(properties.keys().cloned()),
+                        _ => {}
+                    }
+                    stack.push(item);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    found.retain(|pattern| backtracking_regex(pattern, REGEX_MATCH_STEP_LIMITS[0]).is_some());
+    found
+}
+
+/// `pattern` compiled as jsonschema compiles it for the backtracking engine (the same
+/// translation and search form) with the per-match `limit`, when it needs that engine; `None`
+/// for a pattern the linear engine runs (or that does not compile).
+fn backtracking_regex(pattern: &str, limit: usize) -> Option<fancy_regex::Regex> {
+    let translated = jsonschema_regex::to_rust_regex(pattern).ok()?;
+    let source = match jsonschema_regex::search_form(pattern, &translated) {
+        Some(jsonschema_regex::Search::RepeatedClass(_)) => return None,
+        Some(jsonschema_regex::Search::Collapsed(collapsed)) => collapsed,
+        None => translated.into_owned(),
+    };
+    if regex::Regex::new(&source).is_ok() {
+        return None;
+    }
+    fancy_regex::RegexBuilder::new(&source).backtrack_limit(limit).build().ok()
+}
+
+/// Every string and object member name in `value`, without recursion.
+fn strings_and_names(value: &Value) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(s) => found.push(s.as_str()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => {
+                for (key, item) in members {
+                    found.push(key.as_str());
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// A pattern cut to a length fit for an error message.
+fn shorten(pattern: &str) -> String {
+    const MAX: usize = 100;
+    match pattern.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &pattern[..cut]),
+        None => pattern.to_owned(),
+    }
 }
 
 fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
@@ -280,6 +462,7 @@ mod tests {
         let a = CompiledSchema::compile(&schema, "/a").expect("valid");
         let b = CompiledSchema::compile(&schema.clone(), "/b").expect("valid");
         assert!(Arc::ptr_eq(&a.validator, &b.validator), "the same schema text shares one validator");
+        assert!(a.backtracking.is_none(), "a linear pattern needs no regex budget");
         let other = CompiledSchema::compile(&json!({"type": "object", "required": ["n"]}), "").expect("valid");
         assert!(!Arc::ptr_eq(&a.validator, &other.validator));
         assert!(b.is_valid(&json!({"n": 1})) && !b.is_valid(&json!({"n": "1"})));

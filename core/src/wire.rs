@@ -2,7 +2,7 @@
 //! client capabilities of a request, the negotiated extension set (EXT-2), a whole tools/list
 //! projected for one connection, and JSON-RPC error responses.
 
-use crate::audience::APPS_EXTENSION;
+use crate::audience::{is_extension_id, APPS_EXTENSION};
 use crate::connection::{Config, Connection};
 use crate::error::{jsonrpc, pointer_index, Error, Result};
 use crate::planning::Plan;
@@ -80,21 +80,30 @@ impl RequestContext {
         Ok(RequestContext { version, client_capabilities: client_capabilities.clone() })
     }
 
-    /// The connection for this request, given the server's capabilities.
-    pub fn connection(&self, server_capabilities: &Value, config: Arc<Config>) -> Connection {
+    /// The connection for this request, given the server's capabilities. More negotiated
+    /// extensions than `max_extensions` is `limit-exceeded` (JSON-RPC -32602), as for a
+    /// `Connection` built from a list.
+    pub fn connection(&self, server_capabilities: &Value, config: Arc<Config>) -> Result<Connection> {
         let negotiated = negotiate(&self.client_capabilities, server_capabilities);
-        Connection::new(self.version, negotiated, config)
+        config
+            .limits
+            .check_count(negotiated.len(), config.limits.max_extensions, "", "negotiated extensions")
+            .map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+        Ok(Connection::new(self.version, negotiated, config))
     }
 }
 
 /// The extension identifiers both sides list in `capabilities.extensions` (EXT-2), in the
-/// server's order. Apps counts only when the client's settings list the Apps MIME type.
+/// server's order. Apps counts only when the client's settings list the Apps MIME type. A key
+/// that is not a well-formed extension identifier (`"__proto__"`, `"x"`) names no extension:
+/// it is never negotiated.
 pub fn negotiate(client_capabilities: &Value, server_capabilities: &Value) -> Vec<String> {
     let extensions = |caps: &Value| caps.get("extensions").and_then(Value::as_object).cloned().unwrap_or_default();
     let client: Map<String, Value> = extensions(client_capabilities);
     let server: Map<String, Value> = extensions(server_capabilities);
     server
         .keys()
+        .filter(|id| is_extension_id(id))
         .filter(|id| match client.get(id.as_str()) {
             None => false,
             Some(settings) if id.as_str() == APPS_EXTENSION => settings
@@ -354,7 +363,7 @@ mod tests {
         let ctx = RequestContext::from_params(&params).expect("valid params");
         assert_eq!(ctx.version, ProtocolVersion::V2026_12_01);
         let server = json!({"extensions": {"io.modelcontextprotocol/ui": {}}});
-        let conn = ctx.connection(&server, Config::new());
+        let conn = ctx.connection(&server, Config::new()).expect("one extension");
         assert_eq!(conn.negotiated(), [APPS_EXTENSION]);
 
         let missing = RequestContext::from_params(&json!({"name": "t"})).expect_err("no _meta");

@@ -1,0 +1,76 @@
+// Issue 12, defect 1 (SEC-1): a raised `limits.maxDepth` crashed the wasm instance
+// ("memory access out of bounds" at ~4,000 levels with maxDepth 100000, and every later call
+// failed). The core caps maxDepth at 1000: a larger setting is refused, and at the ceiling
+// every path (text and values, declaration, respond, check, route, with a schema that walks the
+// whole value) answers, and the same instance keeps answering afterwards.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as mcp from "../npm/node.js";
+
+const CEILING = 1000; // core::limits::MAX_DEPTH_CEILING
+const REQ = [{ audience: "programmatic", format: "structured" }];
+
+function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a throw");
+}
+
+function nested(levels) {
+  let value = {};
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
+const output = (value) => ({ audience: "programmatic", format: "structured", structuredContent: value });
+
+test("maxDepth over the ceiling is refused as an option", () => {
+  for (const maxDepth of [CEILING + 1, 4_000, 100_000]) {
+    const e = thrown(() => new mcp.Connection({}, { limits: { maxDepth } }));
+    assert.ok(e instanceof mcp.McpOutputsError, String(e));
+    assert.equal(e.code, "malformed");
+    assert.equal(e.path, "/limits/maxDepth");
+  }
+});
+
+test("at the ceiling every path answers, deeper is limit-exceeded, and the instance lives on", () => {
+  const options = { limits: { maxDepth: CEILING } };
+  const conn = new mcp.Connection({}, options);
+  const tool = {
+    name: "deep",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      { audience: "programmatic", format: "structured", schema: { type: "object", properties: { a: { $ref: "#" } } } },
+    ],
+  };
+  const server = mcp.declareTool(tool, options);
+  const host = mcp.acceptTool(server.advertise(conn), conn);
+  // result (1), outputs (2), output (3), then the payload.
+  const payload = nested(CEILING - 3);
+  const result = server.respond(conn, REQ, { outputs: [output(payload)] });
+  host.check(REQ, result);
+  assert.equal(host.route(REQ, result).programmatic.length, 1);
+  const text = JSON.stringify(result);
+  host.checkText(JSON.stringify(REQ), text);
+  const tooDeep = { outputs: [output(nested(CEILING - 2))] };
+  for (const call of [
+    () => host.check(REQ, tooDeep),
+    () => host.routeText(JSON.stringify(REQ), JSON.stringify(tooDeep)),
+    () => server.respond(conn, REQ, tooDeep),
+  ]) {
+    assert.equal(thrown(call).code, "limit-exceeded");
+  }
+  // The sweep's input: thousands of levels, as text and as values.
+  const deepText = "[".repeat(30_000) + "]".repeat(30_000);
+  assert.equal(thrown(() => host.checkText(JSON.stringify(REQ), deepText)).code, "limit-exceeded");
+  assert.equal(thrown(() => host.check(REQ, { outputs: [output(nested(4_000))] })).code, "limit-exceeded");
+  // The same instance keeps answering.
+  host.check(REQ, result);
+  const fresh = new mcp.Connection({ protocolVersion: "2026-12-01" });
+  const small = mcp.declareTool(tool);
+  assert.equal(small.advertise(fresh).name, "deep");
+});
