@@ -228,7 +228,7 @@ export declare class McpOutputsError extends Error {
   readonly path: string;
   /** The JSON-RPC code for a server-side error, else `null`. */
   readonly jsonrpcCode: number | null;
-  constructor(code: ErrorCode, message: string, path?: string, jsonrpc?: JsonRpcError | null);
+  constructor(code: ErrorCode, message: string, path?: string, jsonrpc?: JsonRpcError | null, options?: { cause?: unknown });
   /** `{code, message, data}` for a server-side error; `null` for a client-side one. */
   toJsonRpcError(): JsonRpcError | null;
   toJSON(): { code: ErrorCode; message: string; path: string; jsonrpc?: JsonRpcError };
@@ -269,7 +269,8 @@ export declare class Connection {
    * `{resultType?: "complete", tools}`: `resultType` from 2026-07-28 on; at most `limits.maxTools` tools.
    */
   toolsListResult(tools: Array<ServerTool | Tool>): JsonObject;
-  /** Releases the wasm memory now (otherwise released when garbage-collected). */
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 
@@ -302,7 +303,8 @@ export declare class ReceivedTool {
   check(requestedOutputs: Selector[] | undefined, result: CallToolResult): void;
   /** `check` over the wire bytes (JSON text). */
   checkText(requestedOutputsText: string | null | undefined, resultText: string): void;
-  /** Checks the result, then routes every output by its audience; the lists hold `result`'s own output objects. */
+  /** Checks the result, then routes every output by its audience; the lists hold the outputs exactly as they were
+   * checked (plain copies parsed from the checked text: no getter, Proxy or toJSON can put another value there). */
   route(requestedOutputs: Selector[] | undefined, result: CallToolResult): Route;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
   routeText(requestedOutputsText: string | null | undefined, resultText: string): Route;

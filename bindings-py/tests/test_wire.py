@@ -132,3 +132,13 @@ def test_client_side_errors_are_local() -> None:
     tight = Connection(config=Config(limits={"maxTools": 1}))
     with pytest.raises(LimitExceededError):
         tight.tools_list_result([{}, {}])
+
+
+def test_the_tool_name_is_capped_like_any_input() -> None:
+    """Issue 12, defect 3: a 100 MB name was accepted; it is at most `maxBytes`, as the core rules."""
+    tight = Connection(config=Config(limits={"maxBytes": 64}))
+    assert tight.tools_call_params("n" * 64, None, {}, {})["name"] == "n" * 64
+    with pytest.raises(LimitExceededError) as too_long:
+        tight.tools_call_params("n" * 65, None, {}, {})
+    assert too_long.value.path == "/name"
+    assert len(str(too_long.value)) < 1000
