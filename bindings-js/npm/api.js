@@ -99,8 +99,9 @@ function serialize(root, what, limits, spans = null) {
   const stack = [];
   const onStack = new Set();
   let out = "";
-  const fail = (code, message) => {
-    throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(stack));
+  // The path of the value being written; with `container`, of the array or object around it.
+  const fail = (code, message, container = false) => {
+    throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(container ? stack.slice(0, -1) : stack));
   };
   const overBytes = () => fail("limit-exceeded", `larger than the limit of ${limits.maxBytes} bytes`);
 
@@ -168,7 +169,7 @@ function serialize(root, what, limits, spans = null) {
           const key = f.keys[f.i++];
           const value = resolve(f.v[key], key);
           if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
-          if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`);
+          if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
           if (out.length + key.length + 3 > maxBytes) overBytes();
           out += (f.count > 1 ? "," : "") + quote(key) + ":";
           write(value, spans !== null && stack.length === 1 && key === "outputs");

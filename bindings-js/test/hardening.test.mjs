@@ -130,8 +130,8 @@ test("defect 4: limits stop the serialisation of a JS value early (reads counted
   // Ten members written, the eleventh read and refused (plus the one read of `toJSON`).
   assert.ok(memberReads <= 12, `${memberReads} members read`);
   // The error names where the cap was passed.
-  const tooLong = typed(() => wide.host.check(PROGRAMMATIC, { outputs: [{ a: Array(11).fill(0) }] }), "limit-exceeded");
-  assert.equal(tooLong.path, "");
+  const tooWide = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i]));
+  assert.equal(typed(() => wide.host.check(PROGRAMMATIC, resultOf({ a: tooWide })), "limit-exceeded").path, "/outputs/0/a");
   const arrays = setup({ limits: { maxArrayLen: 3 } });
   assert.equal(typed(() => arrays.host.check(PROGRAMMATIC, resultOf({ a: [1, 2, 3, 4] })), "limit-exceeded").path, "/outputs/0/a");
 });
