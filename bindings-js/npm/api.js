@@ -55,7 +55,7 @@ const malformed = (message, path = "", cause = undefined) =>
 // cannot show the limits one value and the core another. The walk keeps its own stack, so
 // no nesting the limits allow can overflow the engine's stack; any exception it meets comes
 // from the caller's own code (a getter, a trap, a toJSON) and is `malformed`, with the
-// original as `cause`.
+// original as `cause`. A cycle is `malformed` too (found where it passes maxDepth).
 //
 // The byte count is the text's length in UTF-16 code units, never more than its UTF-8 size,
 // so this only refuses what the core would refuse too; the core then checks the exact size.
@@ -74,12 +74,15 @@ function pointerOf(stack) {
   return path;
 }
 
+const PLAIN_PROTOTYPES = new Set([Object.prototype, Array.prototype, null]);
+
 function resolve(value, key) {
   if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
     const toJSON = value.toJSON;
     if (typeof toJSON === "function") value = toJSON.call(value, key);
   }
-  if (value !== null && typeof value === "object") {
+  // Boxed primitives: only an object whose prototype is not the plain one can be one.
+  if (value !== null && typeof value === "object" && !PLAIN_PROTOTYPES.has(Object.getPrototypeOf(value))) {
     if (value instanceof Number) value = Number(value);
     else if (value instanceof String) value = String(value);
     else if (value instanceof Boolean || value instanceof BigInt) value = value.valueOf();
@@ -97,7 +100,6 @@ function serialize(root, what, limits, spans = null) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   const stack = [];
-  const onStack = new Set();
   let out = "";
   // The path of the value being written; with `container`, of the array or object around it.
   const fail = (code, message, container = false) => {
@@ -127,8 +129,12 @@ function serialize(root, what, limits, spans = null) {
           out += "null";
           break;
         }
-        if (onStack.has(value)) fail("malformed", "a cyclic value is not representable as JSON");
-        if (stack.length + 1 > maxDepth) fail("limit-exceeded", `nesting deeper than ${maxDepth} levels`);
+        if (stack.length + 1 > maxDepth) {
+          // A cycle nests without end, so it always ends here: told apart only on this path,
+          // which keeps the walk free of bookkeeping for it.
+          if (stack.some((f) => f.v === value)) fail("malformed", "a cyclic value is not representable as JSON");
+          fail("limit-exceeded", `nesting deeper than ${maxDepth} levels`);
+        }
         if (Array.isArray(value)) {
           // LengthOfArrayLike, as JSON.stringify reads it (a Proxy may answer anything).
           const len = Number(value.length);
@@ -141,7 +147,6 @@ function serialize(root, what, limits, spans = null) {
           stack.push({ v: value, keys, i: 0, n: keys.length, count: 0, outputs: false });
           out += "{";
         }
-        onStack.add(value);
         break;
       }
       default:
@@ -176,7 +181,6 @@ function serialize(root, what, limits, spans = null) {
         }
       } else {
         stack.pop();
-        onStack.delete(f.v);
         if (f.outputs && f.n > 0) spans.end[f.n - 1] = out.length;
         out += f.keys === null ? "]" : "}";
       }

@@ -343,3 +343,29 @@ test("memory: every error path, repeated, leaves the wasm memory flat (short for
   assert.equal(mcp.wasmMemoryBytes(), warm);
 });
 
+
+test("the limits walk writes what JSON.stringify writes, for every finite JSON-able value", () => {
+  // requestParams on a 2025-06-18 connection gives back its params unchanged: what the walk wrote.
+  const old = new mcp.Connection({ protocolVersion: "2025-06-18" });
+  const dated = new Date(Date.UTC(2026, 11, 2));
+  const withKey = { toJSON: (key) => `key:${key}` };
+  const values = [
+    null, true, false, 0, -0, 1.5e300, -2.5e-300, "", "é😀\u0000\u001f\"\\/", [], {}, [[[]]],
+    [undefined, () => 1, Symbol("s"), 1], { a: undefined, b: () => 1, c: Symbol("s"), d: 1 },
+    dated, { dated, nested: { toJSON: () => ({ inner: [withKey] }) } }, { withKey }, [withKey],
+    new String("boxed"), [new Number(3), new Boolean(true)], Object.create(null, { x: { value: 1, enumerable: true } }),
+    { [Symbol("hidden")]: 1, visible: 2 }, Object.defineProperty({}, "hidden", { value: 1, enumerable: false }),
+    Array.from({ length: 50 }, (_, i) => ({ i, s: "x".repeat(i), a: [i, [i]] })),
+  ];
+  for (const value of values) {
+    const params = { v: value };
+    assert.deepEqual(old.requestParams(params, {}), JSON.parse(JSON.stringify(params)), JSON.stringify(params));
+  }
+  // A shared (not cyclic) value is written at each place, as JSON.stringify does.
+  const shared = { s: 1 };
+  assert.deepEqual(old.requestParams({ a: shared, b: [shared, shared] }, {}), { a: shared, b: [shared, shared] });
+  // A cycle is malformed (not a limit), wherever it closes.
+  const cyclic = { a: [{}] };
+  cyclic.a[0].back = cyclic;
+  typed(() => old.requestParams(cyclic, {}), "malformed", "cycle");
+});
