@@ -130,9 +130,11 @@ function serialize(root, what, limits, spans = null) {
           break;
         }
         if (stack.length + 1 > maxDepth) {
-          // A cycle nests without end, so it always ends here: told apart only on this path,
-          // which keeps the walk free of bookkeeping for it.
-          if (stack.some((f) => f.v === value)) fail("malformed", "a cyclic value is not representable as JSON");
+          // A cycle nests without end, so it always ends here, with a value twice among the
+          // open containers (when it closes within maxDepth levels): told apart only on this
+          // path, which keeps the walk free of bookkeeping for it.
+          const open = new Set(stack.map((f) => f.v));
+          if (open.size < stack.length || open.has(value)) fail("malformed", "a cyclic value is not representable as JSON");
           fail("limit-exceeded", `nesting deeper than ${maxDepth} levels`);
         }
         if (Array.isArray(value)) {
