@@ -290,6 +290,8 @@ export declare class ServerTool {
   respond(connection: Connection, requestedOutputs: Selector[] | undefined, produced: ProducedOutputs): CallToolResult;
   /** `respond` over JSON text, answering the wire result as JSON text. */
   respondText(connection: Connection, requestedOutputsText: string | null | undefined, producedText: string): string;
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 
@@ -308,6 +310,8 @@ export declare class ReceivedTool {
   route(requestedOutputs: Selector[] | undefined, result: CallToolResult): Route;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
   routeText(requestedOutputsText: string | null | undefined, resultText: string): Route;
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 
