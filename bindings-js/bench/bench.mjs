@@ -1,5 +1,6 @@
 // `make bench` (bench-js): P-JS-1..4, each side measured in the same run, printed as
-// `bench <ID> <size>: <ratio>x`, then the memory-flatness bench (1,000,000 check calls).
+// `bench <ID> <size>: <ratio>x`, then the memory-flatness benches (1,000,000 check calls; then
+// 1,000,000 calls through every error path, issue 12).
 // Format checking is off on both sides (the core treats `format` as an annotation; ajv gets
 // `validateFormats: false`).
 import { readFileSync } from "node:fs";
@@ -7,6 +8,7 @@ import { gzipSync } from "node:zlib";
 import Ajv from "ajv";
 import * as mcp from "../npm/node.js";
 import { BENCH_TOOL, REQUESTED, RESULT_SCHEMA, payload, toolsList } from "./fixtures.mjs";
+import { errorPaths } from "../test/error-paths.mjs";
 
 const SIZES = [
   ["0.5KB", 512],
@@ -146,6 +148,26 @@ for (const entry of ["web", "node"]) {
   const after = mcp.wasmMemoryBytes();
   console.log(
     `bench memory ${calls} checks: ${(warm / 1048576).toFixed(1)} MiB warm -> ${(after / 1048576).toFixed(1)} MiB after (${after === warm ? "flat" : "GREW"})`,
+  );
+  if (after !== warm) process.exitCode = 1;
+}
+
+// Memory over the error paths (issue 12): 1,000,000 calls cycling through every kind of error
+// (malformed text, limit errors in the core and in the JS walk, schema violations, thrown
+// getters, NaN, misuse), a successful check after each, keep WebAssembly.Memory flat.
+{
+  const { paths, run } = errorPaths(mcp);
+  const calls = quick ? 100_000 : 1_000_000;
+  run(paths.length * 500);
+  globalThis.gc?.();
+  const warm = mcp.wasmMemoryBytes();
+  const t = process.hrtime.bigint();
+  run(calls);
+  const took = Number(process.hrtime.bigint() - t) / 1e9;
+  const after = mcp.wasmMemoryBytes();
+  console.log(
+    `bench memory ${calls} error-path calls (${paths.length} paths, ${took.toFixed(1)} s): ` +
+      `${(warm / 1048576).toFixed(1)} MiB warm -> ${(after / 1048576).toFixed(1)} MiB after (${after === warm ? "flat" : "GREW"})`,
   );
   if (after !== warm) process.exitCode = 1;
 }

@@ -5,8 +5,8 @@
 /** The error every operation throws: a stable `code`, the JSON Pointer `path` of the
  * offending value, and for server-side errors the JSON-RPC error object. */
 export class McpOutputsError extends Error {
-  constructor(code, message, path = "", jsonrpc = null) {
-    super(message);
+  constructor(code, message, path = "", jsonrpc = null, options = undefined) {
+    super(message, options);
     this.name = "McpOutputsError";
     this.code = code;
     this.path = path;
@@ -28,316 +28,597 @@ export class McpOutputsError extends Error {
 }
 
 function fromCore(e) {
-  if (e !== null && typeof e === "object" && typeof e.mcpOutputs === "string") {
-    const p = JSON.parse(e.mcpOutputs);
-    return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
-  }
-  return e;
+  const p = JSON.parse(e.mcpOutputs);
+  return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
 }
 
-// A JS value as JSON text. What JSON cannot hold (a BigInt, a cycle, a function at the top
-// level) is `malformed`; nesting too deep for the engine's own serializer is
-// `limit-exceeded`, as the core would rule on the same value.
-function toText(value, what) {
-  let text;
-  try {
-    text = JSON.stringify(value);
-  } catch (e) {
-    if (e instanceof RangeError) {
-      throw new McpOutputsError("limit-exceeded", `${what}: nested too deeply to serialize`);
-    }
-    throw new McpOutputsError("malformed", `${what}: not representable as JSON: ${e.message}`);
-  }
-  if (typeof text !== "string") {
-    throw new McpOutputsError("malformed", `${what}: not representable as JSON`);
-  }
-  return text;
+const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "string";
+
+// Messages built here quote what the caller gave (an exception's message, a type): a few
+// hundred characters of it, as the core cuts its own messages.
+function cut(text) {
+  const s = String(text);
+  return s.length <= 300 ? s : `${s.slice(0, 300)}…[${s.length - 300} characters cut]`;
 }
 
-const optText = (value, what) => (value === undefined ? undefined : toText(value, what));
+const malformed = (message, path = "", cause = undefined) =>
+  new McpOutputsError("malformed", message, path, null, cause === undefined ? undefined : { cause });
 
-function textArg(value, what) {
-  if (typeof value !== "string") {
-    throw new McpOutputsError("malformed", `${what} must be JSON text (a string)`);
+// ---- Values to JSON text, under the limits ---------------------------------------------------
+//
+// One pass over the value that writes its JSON text and stops at the first cap passed
+// (`limits` come from the core: `limitsOf` / a connection's `limits`), so a 10^8-item array
+// or a deep value costs nothing before it is refused. It follows JSON.stringify (toJSON,
+// boxed primitives, members whose value is undefined/a function/a symbol left out, `null` in
+// arrays) except that NaN and ±Infinity are `malformed` (JSON.stringify would write `null`,
+// a value nobody sent). Each property is read exactly once, so a getter, a Proxy or a toJSON
+// cannot show the limits one value and the core another. The walk keeps its own stack, so
+// no nesting the limits allow can overflow the engine's stack; any exception it meets comes
+// from the caller's own code (a getter, a trap, a toJSON) and is `malformed`, with the
+// original as `cause`. A cycle is `malformed` too (found where it passes maxDepth).
+//
+// The byte count is the text's length in UTF-16 code units, never more than its UTF-8 size,
+// so this only refuses what the core would refuse too; the core then checks the exact size.
+
+// The longest string V8 can build (2^29 - 24 code units); other engines allow more.
+const MAX_JS_STRING = 2 ** 29 - 24;
+const quote = JSON.stringify;
+
+function pointerOf(stack) {
+  let path = "";
+  for (const f of stack) {
+    if (f.i === 0) break; // just entered: no member is being written yet
+    const k = f.keys === null ? f.i - 1 : f.keys[f.i - 1];
+    path += "/" + String(k).replaceAll("~", "~0").replaceAll("/", "~1");
+  }
+  return path;
+}
+
+const PLAIN_PROTOTYPES = new Set([Object.prototype, Array.prototype, null]);
+
+function resolve(value, key) {
+  if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
+    const toJSON = value.toJSON;
+    if (typeof toJSON === "function") value = toJSON.call(value, key);
+  }
+  // Boxed primitives: only an object whose prototype is not the plain one can be one.
+  if (value !== null && typeof value === "object" && !PLAIN_PROTOTYPES.has(Object.getPrototypeOf(value))) {
+    if (value instanceof Number) value = Number(value);
+    else if (value instanceof String) value = String(value);
+    else if (value instanceof Boolean || value instanceof BigInt) value = value.valueOf();
   }
   return value;
 }
 
-// `options.legacyStructured` of check/route as JSON text for the core, which validates it.
-function legacyRule(options) {
-  if (options === undefined || options === null) return undefined;
-  if (typeof options !== "object") throw new McpOutputsError("malformed", "options must be an object");
-  return optText(options.legacyStructured, "legacyStructured");
+/**
+ * `value` as JSON text under `limits` (`{maxBytes, maxDepth, maxArrayLen, maxObjectLen}`).
+ * With `spans`, the offsets of each element of the top-level `outputs` array are recorded
+ * there (`spans.start[i]`, `spans.end[i]`), so that a route can hand back exactly the text
+ * that was checked.
+ */
+function serialize(root, what, limits, spans = null) {
+  const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
+  const { maxDepth, maxArrayLen, maxObjectLen } = limits;
+  const stack = [];
+  let out = "";
+  // The path of the value being written; with `container`, of the array or object around it.
+  const fail = (code, message, container = false) => {
+    throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(container ? stack.slice(0, -1) : stack));
+  };
+  const overBytes = () => fail("limit-exceeded", `larger than the limit of ${limits.maxBytes} bytes`);
+
+  // Writes one resolved value; false for what JSON leaves out (undefined, a function, a symbol).
+  const write = (value, outputs) => {
+    switch (typeof value) {
+      case "string":
+        if (out.length + value.length + 2 > maxBytes) overBytes();
+        out += quote(value);
+        break;
+      case "number":
+        if (!Number.isFinite(value)) fail("malformed", `${value} is not a JSON number`);
+        out += String(value);
+        break;
+      case "boolean":
+        out += value ? "true" : "false";
+        break;
+      case "bigint":
+        fail("malformed", "a BigInt is not representable as JSON");
+        break;
+      case "object": {
+        if (value === null) {
+          out += "null";
+          break;
+        }
+        if (stack.length + 1 > maxDepth) {
+          // A cycle nests without end, so it always ends here, with a value twice among the
+          // open containers (when it closes within maxDepth levels): told apart only on this
+          // path, which keeps the walk free of bookkeeping for it.
+          const open = new Set(stack.map((f) => f.v));
+          if (open.size < stack.length || open.has(value)) fail("malformed", "a cyclic value is not representable as JSON");
+          fail("limit-exceeded", `nesting deeper than ${maxDepth} levels`);
+        }
+        if (Array.isArray(value)) {
+          // LengthOfArrayLike, as JSON.stringify reads it (a Proxy may answer anything).
+          const len = Number(value.length);
+          const n = len > 0 ? Math.min(Math.floor(len), Number.MAX_SAFE_INTEGER) : 0;
+          if (n > maxArrayLen) fail("limit-exceeded", `array of ${n} items exceeds the limit of ${maxArrayLen}`);
+          stack.push({ v: value, keys: null, i: 0, n, count: 0, outputs });
+          out += "[";
+        } else {
+          const keys = Object.keys(value);
+          stack.push({ v: value, keys, i: 0, n: keys.length, count: 0, outputs: false });
+          out += "{";
+        }
+        break;
+      }
+      default:
+        return false;
+    }
+    if (out.length > maxBytes) overBytes();
+    return true;
+  };
+
+  try {
+    const top = resolve(root, "");
+    if (!write(top, false)) throw malformed(`${what}: ${typeof top} is not representable as JSON`);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.i < f.n) {
+        if (f.keys === null) {
+          const i = f.i++;
+          if (f.outputs) {
+            if (i > 0) spans.end[i - 1] = out.length;
+            spans.start[i] = out.length + (i > 0 ? 1 : 0);
+          }
+          if (i > 0) out += ",";
+          if (!write(resolve(f.v[i], String(i)), false)) out += "null";
+        } else {
+          const key = f.keys[f.i++];
+          const value = resolve(f.v[key], key);
+          if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
+          if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
+          if (out.length + key.length + 3 > maxBytes) overBytes();
+          out += (f.count > 1 ? "," : "") + quote(key) + ":";
+          write(value, spans !== null && stack.length === 1 && key === "outputs");
+        }
+      } else {
+        stack.pop();
+        if (f.outputs && f.n > 0) spans.end[f.n - 1] = out.length;
+        out += f.keys === null ? "]" : "}";
+      }
+    }
+  } catch (e) {
+    if (e instanceof McpOutputsError) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    throw malformed(`${what}: not representable as JSON: ${cut(message)}`, pointerOf(stack), e);
+  }
+  return out;
 }
 
-const optTextArg = (value, what) => (value === undefined || value === null ? undefined : textArg(value, what));
-
-function call(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    throw fromCore(e);
+// JSON text given as such: refused in JavaScript when even its UTF-16 length is over the
+// limit, so that a huge string is never copied into the wasm memory (which never shrinks).
+function textArg(value, what, limits) {
+  if (typeof value !== "string") throw malformed(`${what} must be JSON text (a string)`);
+  if (value.length > limits.maxBytes) {
+    throw new McpOutputsError("limit-exceeded", `${what}: ${value.length} characters exceeds the limit of ${limits.maxBytes} bytes`);
   }
+  return value;
+}
+
+const optTextArg = (value, what, limits) =>
+  value === undefined || value === null ? undefined : textArg(value, what, limits);
+
+// Library options: an object (or nothing); `extensions` and `limits` go to the core, which
+// rules on them. Anything else (a string, an array) is a mistake, never silently ignored.
+function optionsObject(options, allowed) {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw malformed(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw malformed(`unknown option ${cut(JSON.stringify(key))}`, `/${key}`);
+  }
+  return options;
 }
 
 const parse = (text) => JSON.parse(text);
 
-// Puts the outputs back where the core's indexed route names them by their index in
-// `result.outputs` (a number never stands for an output otherwise: outputs are objects).
-function withOutputs(route, getOutputs) {
-  if (route.resultType === "input_required") return route;
-  let outputs;
-  const swap = (list) => list.map((item) => (typeof item === "number" ? (outputs ??= getOutputs())[item] : item));
-  route.model = swap(route.model);
-  route.user = swap(route.user);
-  route.programmatic = swap(route.programmatic);
-  for (const id of Object.keys(route.extensions)) route.extensions[id] = swap(route.extensions[id]);
-  return route;
-}
+// ---- The module and its recovery (R-3) ---------------------------------------------------------
+//
+// `load()` gives a fresh, initialised instance of the wasm-bindgen module. A trap inside the
+// wasm (a Rust panic, an out-of-bounds access, a stack overflow) leaves that instance in an
+// unknown state (its shadow stack, a borrowed handle), so the package replaces it at once: the
+// call that trapped throws `McpOutputsError` (code `malformed`, the trap as `cause`), and
+// every handle rebuilds itself on the new instance from the inputs it was made from the
+// next time it is used.
 
-/** Builds the public API over one initialised wasm-bindgen module. */
-export function bind(raw) {
-  const codes = Object.freeze(parse(raw.errorCodes()));
+/** Builds the public API over a loader of initialised wasm-bindgen modules. */
+export function bind(load) {
+  let engine = load();
+  let generation = 0;
+  const codes = Object.freeze(parse(engine.raw.errorCodes()));
+  const defaultLimits = Object.freeze(parse(engine.raw.limitsOf(undefined)));
 
-  function optionsText(options) {
-    if (options === undefined || options === null) return undefined;
-    const { extensions, limits, supportedVersions } = options;
-    return toText({ extensions, limits, supportedVersions }, "options");
+  function fault(e) {
+    engine = load();
+    generation++;
+    return malformed(
+      `internal error in the engine (${cut(e instanceof Error ? `${e.name}: ${e.message}` : e)}); ` +
+        "it was restarted and later calls are answered",
+      "",
+      e,
+    );
   }
 
-  // A Connection over a handle the core built (negotiate, fromRequest): no constructor run.
-  const wrapConnection = (rawConn) => Object.assign(Object.create(Connection.prototype), { _raw: rawConn });
+  function call(fn) {
+    try {
+      return fn();
+    } catch (e) {
+      if (isCoreError(e)) throw fromCore(e);
+      if (e instanceof McpOutputsError) throw e;
+      // Every argument was checked before the call, so anything else is the engine's fault.
+      throw fault(e);
+    }
+  }
 
-  class Connection {
+  // Options as JSON text and the limits they put in force (validated by the core).
+  function library(options, allowed = ["extensions", "limits", "supportedVersions"]) {
+    const obj = optionsObject(options, allowed);
+    const extensions = obj?.extensions;
+    const limits = obj?.limits;
+    const supportedVersions = obj?.supportedVersions;
+    if (extensions === undefined && limits === undefined && supportedVersions === undefined) {
+      return { text: undefined, limits: defaultLimits };
+    }
+    const text = serialize({ extensions, limits, supportedVersions }, "options", defaultLimits);
+    return { text, limits: parse(call(() => engine.raw.limitsOf(text))) };
+  }
+
+  const optValue = (value, what, limits) => (value === undefined ? undefined : serialize(value, what, limits));
+
+  // `options.legacyStructured` of check/route as JSON text for the core, which validates it (LEG-8).
+  function legacyRule(options, limits) {
+    const obj = optionsObject(options, ["legacyStructured"]);
+    return obj === null ? undefined : optValue(obj.legacyStructured, "legacyStructured", limits);
+  }
+
+  // A wrapper of one wasm handle: `make()` builds the handle on the current instance from the
+  // inputs the wrapper was made from.
+  class Handle {
+    _init(make, first) {
+      this._make = make;
+      this._raw = first;
+      this._gen = generation;
+      return this;
+    }
+    _handle() {
+      if (typeof this._make !== "function") {
+        throw malformed(`this ${this.constructor.name} was not made by the package (use its factory functions)`);
+      }
+      if (this._raw === null) throw malformed(`this ${this.constructor.name} was freed`);
+      if (this._gen !== generation) {
+        // Built on an instance that trapped: rebuild here (the old one is left to the GC).
+        this._raw = call(this._make);
+        this._gen = generation;
+      }
+      return this._raw;
+    }
+    /** Releases the wasm memory now (it is otherwise released when garbage-collected).
+     * Later calls on the handle throw `malformed`; a second `free` does nothing. */
+    free() {
+      own(this, Handle, "handle");
+      if (this._raw && this._gen === generation) this._raw.free();
+      this._raw = null;
+    }
+  }
+
+  function own(value, Class, what) {
+    if (!(value instanceof Class)) {
+      throw malformed(`expected a ${what}, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+    }
+    return value;
+  }
+  const connOf = (connection) => own(connection, Connection, "Connection");
+
+  function makeConnection(make) {
+    return Object.create(Connection.prototype)._init(make);
+  }
+
+  class Connection extends Handle {
     /**
      * @param init `{protocolVersion?, negotiated?}`: the version and extensions of this connection.
      * @param options `{extensions?, limits?}`: the library options.
      */
     constructor(init, options) {
-      this._raw = call(() => new raw.RawConnection(optText(init ?? undefined, "connection"), optionsText(options)));
+      super();
+      const lib = library(options);
+      const initText = init === undefined || init === null ? undefined : serialize(init, "connection", lib.limits);
+      this._init(() => new engine.raw.RawConnection(initText, lib.text));
     }
     /** The connection agreed after `initialize` or `server/discover`:
      * `{protocolVersion, clientCapabilities, serverCapabilities}` → version and negotiated extensions. */
     static negotiate(init, options) {
-      return wrapConnection(call(() => raw.RawConnection.negotiate(toText(init, "init"), optionsText(options))));
+      const lib = library(options);
+      const initText = serialize(init, "init", lib.limits);
+      const make = () => engine.raw.RawConnection.negotiate(initText, lib.text);
+      return makeConnection(make);
     }
     /** The connection of one request (2026-07-28 on), from its `params._meta` and the server's capabilities. */
     static fromRequest(params, serverCapabilities, options) {
-      return wrapConnection(
-        call(() =>
-          raw.RawConnection.fromRequest(
-            toText(params, "params"),
-            toText(serverCapabilities, "serverCapabilities"),
-            optionsText(options),
-          ),
-        ),
-      );
+      const lib = library(options);
+      const paramsText = serialize(params, "params", lib.limits);
+      const capsText = serialize(serverCapabilities, "serverCapabilities", lib.limits);
+      const make = () => engine.raw.RawConnection.fromRequest(paramsText, capsText, lib.text);
+      return makeConnection(make);
+    }
+    _init(make, first) {
+      super._init(make, first === undefined ? call(make) : first);
+      this._limits = parse(this._raw.limits);
+      return this;
     }
     /** The `params` of a tools/call: `requestedOutputs` from the plan only, `_meta` from 2026-07-28 on. */
     toolsCallParams(name, args, plan, clientCapabilities) {
-      const nameText = textArg(name, "name");
-      return parse(
-        call(() =>
-          this._raw.toolsCallParams(
-            nameText,
-            optText(args ?? undefined, "arguments"),
-            toText(plan, "plan"),
-            toText(clientCapabilities, "clientCapabilities"),
-          ),
-        ),
-      );
+      own(this, Connection, "Connection");
+      const limits = this._limits;
+      if (typeof name !== "string") throw malformed("name must be a string", "/name");
+      // The core caps the name too; refused here first, so that it never enters the wasm memory.
+      if (name.length > limits.maxBytes) {
+        throw new McpOutputsError("limit-exceeded", `name: ${name.length} characters exceeds the limit of ${limits.maxBytes} bytes`, "/name");
+      }
+      const argsText = optValue(args ?? undefined, "arguments", limits);
+      const planText = serialize(plan, "plan", limits);
+      const capsText = serialize(clientCapabilities, "clientCapabilities", limits);
+      return parse(call(() => this._handle().toolsCallParams(name, argsText, planText, capsText)));
     }
     /** The `params` of any request (tools/list, resources/read, …): `_meta` from 2026-07-28 on. */
     requestParams(params, clientCapabilities) {
-      return parse(
-        call(() => this._raw.requestParams(toText(params, "params"), toText(clientCapabilities, "clientCapabilities"))),
-      );
+      own(this, Connection, "Connection");
+      const paramsText = serialize(params, "params", this._limits);
+      const capsText = serialize(clientCapabilities, "clientCapabilities", this._limits);
+      return parse(call(() => this._handle().requestParams(paramsText, capsText)));
     }
     /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as
      * given (legacy Tools only before 2026-12-01); `options.cache` is `{ttlMs, cacheScope}`
      * (default `0` / `"private"`, sent from 2026-07-28 on). */
     toolsListResult(tools, options) {
-      if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "tools must be an array");
-      const cache = options?.cache;
-      return parse(
-        call(() =>
-          this._raw.toolsListResult(
-            tools.map((t, i) => (t instanceof ServerTool ? t._raw.advertise(this._raw) : toText(t, `tools/${i}`))),
-            optText(cache ?? undefined, "cache"),
-          ),
-        ),
-      );
+      own(this, Connection, "Connection");
+      const cacheText = optValue(optionsObject(options, ["cache"])?.cache ?? undefined, "cache", this._limits);
+      if (!Array.isArray(tools)) throw malformed("tools must be an array");
+      // Counted before any tool is serialised or advertised, so an oversized list costs nothing.
+      const { maxTools } = this._limits;
+      if (tools.length > maxTools) {
+        throw new McpOutputsError("limit-exceeded", `${tools.length} tools exceed the limit of ${maxTools}`, "/tools");
+      }
+      const conn = this._handle();
+      const texts = [];
+      for (let i = 0; i < tools.length; i++) {
+        const t = tools[i];
+        texts.push(t instanceof ServerTool ? call(() => t._handle().advertise(conn)) : serialize(t, `tools/${i}`, this._limits));
+      }
+      return parse(call(() => this._handle().toolsListResult(texts, cacheText)));
     }
     get protocolVersion() {
-      return this._raw.protocolVersion;
+      return own(this, Connection, "Connection")._handle().protocolVersion;
     }
     get negotiated() {
-      return parse(this._raw.negotiated);
-    }
-    /** Releases the wasm memory now (it is otherwise released when garbage-collected). */
-    free() {
-      this._raw.free();
+      return parse(own(this, Connection, "Connection")._handle().negotiated);
     }
   }
 
-  class ServerTool {
-    constructor(rawTool) {
-      this._raw = rawTool;
-    }
+  class ServerTool extends Handle {
     /** Declares a tool: validates it and compiles its schemas once. */
     static declare(tool, options = {}) {
-      const legacy = options?.legacy;
-      return new ServerTool(
-        call(() => new raw.RawServerTool(toText(tool, "tool"), optText(legacy, "legacy"), optionsText(options))),
-      );
+      const lib = library(options, ["extensions", "limits", "supportedVersions", "legacy"]);
+      const legacyText = optValue(options?.legacy, "legacy", lib.limits);
+      const toolText = serialize(tool, "tool", lib.limits);
+      const make = () => new engine.raw.RawServerTool(toolText, legacyText, lib.text);
+      return new ServerTool()._init(make, call(make));
     }
     get name() {
-      return this._raw.name;
+      return own(this, ServerTool, "ServerTool")._handle().name;
     }
     get warnings() {
-      return parse(this._raw.warnings);
+      return parse(own(this, ServerTool, "ServerTool")._handle().warnings);
     }
     /** The Tool object for tools/list on this connection. */
     advertise(connection) {
-      return parse(call(() => this._raw.advertise(connection._raw)));
+      own(this, ServerTool, "ServerTool");
+      const conn = connOf(connection)._handle();
+      return parse(call(() => this._handle().advertise(conn)));
     }
     /** The selectors a request's `requestedOutputs` resolves to (the fallback when omitted). */
     select(connection, requestedOutputs) {
-      return parse(call(() => this._raw.select(connection._raw, optText(requestedOutputs, "requestedOutputs"))));
+      own(this, ServerTool, "ServerTool");
+      const c = connOf(connection);
+      const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
+      return parse(call(() => this._handle().select(c._handle(), reqText)));
     }
     /** The CallToolResult to send for the request, from every output the tool computed. */
     respond(connection, requestedOutputs, produced) {
-      return parse(
-        call(() =>
-          this._raw.respond(connection._raw, optText(requestedOutputs, "requestedOutputs"), toText(produced, "produced")),
-        ),
-      );
+      own(this, ServerTool, "ServerTool");
+      const c = connOf(connection);
+      const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
+      const producedText = serialize(produced, "produced", c._limits);
+      return parse(call(() => this._handle().respond(c._handle(), reqText, producedText)));
     }
     /** `respond` over JSON text, answering the wire result as JSON text. */
     respondText(connection, requestedOutputsText, producedText) {
-      return call(() =>
-        this._raw.respond(
-          connection._raw,
-          optTextArg(requestedOutputsText, "requestedOutputs"),
-          textArg(producedText, "produced"),
-        ),
-      );
+      own(this, ServerTool, "ServerTool");
+      const c = connOf(connection);
+      const req = optTextArg(requestedOutputsText, "requestedOutputs", c._limits);
+      const produced = textArg(producedText, "produced", c._limits);
+      return call(() => this._handle().respond(c._handle(), req, produced));
     }
     /** `select` over JSON text. */
     selectText(connection, requestedOutputsText) {
-      return parse(call(() => this._raw.select(connection._raw, optTextArg(requestedOutputsText, "requestedOutputs"))));
-    }
-    free() {
-      this._raw.free();
+      own(this, ServerTool, "ServerTool");
+      const c = connOf(connection);
+      const req = optTextArg(requestedOutputsText, "requestedOutputs", c._limits);
+      return parse(call(() => this._handle().select(c._handle(), req)));
     }
   }
 
-  class ReceivedTool {
-    constructor(rawTool) {
-      this._raw = rawTool;
-    }
+  class ReceivedTool extends Handle {
     /** Accepts a tool as received in tools/list, for one connection. */
     static accept(tool, connection) {
-      return new ReceivedTool(call(() => new raw.RawReceivedTool(toText(tool, "tool"), connection._raw)));
+      const c = connOf(connection);
+      const toolText = serialize(tool, "tool", c._limits);
+      const rawConn = c._handle();
+      // Rebuilt on a new instance from the connection's own inputs (the connection may be freed by then).
+      const connMake = c._make;
+      const make = () => {
+        const temp = connMake();
+        try {
+          return new engine.raw.RawReceivedTool(toolText, temp);
+        } finally {
+          temp.free();
+        }
+      };
+      const tool_ = new ReceivedTool()._init(make, call(() => new engine.raw.RawReceivedTool(toolText, rawConn)));
+      tool_._limits = c._limits;
+      return tool_;
     }
     get warnings() {
-      return parse(this._raw.warnings);
+      return parse(own(this, ReceivedTool, "ReceivedTool")._handle().warnings);
     }
     /** `{mode}` or `{consumers}`, plus `requireSchema?`, `schemas?` → `{requestedOutputs?, schemas?}`. */
     plan(request) {
-      return parse(call(() => this._raw.plan(toText(request, "plan request"))));
+      own(this, ReceivedTool, "ReceivedTool");
+      const text = serialize(request, "plan request", this._limits);
+      return parse(call(() => this._handle().plan(text)));
     }
     /** The tool's name. */
     get name() {
-      return this._raw.name;
+      return own(this, ReceivedTool, "ReceivedTool")._handle().name;
     }
     /** Checks a result; throws `McpOutputsError` when it is invalid. Answers `{}`,
      * `{warnings: ["empty-error-outputs"]}` or `{resultType: "input_required"}`.
      * `options.legacyStructured` (a local rule for an older server, LEG-8) is only validated. */
     check(requestedOutputs, result, options) {
-      return parse(
-        call(() =>
-          this._raw.check(optText(requestedOutputs, "requestedOutputs"), toText(result, "result"), legacyRule(options)),
-        ),
-      );
+      own(this, ReceivedTool, "ReceivedTool");
+      const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
+      const resultText = serialize(result, "result", this._limits);
+      const rule = legacyRule(options, this._limits);
+      return parse(call(() => this._handle().check(reqText, resultText, rule)));
     }
     /** `check` over the wire bytes (JSON text). */
     checkText(requestedOutputsText, resultText, options) {
-      return parse(
-        call(() =>
-          this._raw.check(
-            optTextArg(requestedOutputsText, "requestedOutputs"),
-            textArg(resultText, "result"),
-            legacyRule(options),
-          ),
-        ),
-      );
+      own(this, ReceivedTool, "ReceivedTool");
+      const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
+      const text = textArg(resultText, "result", this._limits);
+      const rule = legacyRule(options, this._limits);
+      return parse(call(() => this._handle().check(req, text, rule)));
     }
     /** Checks a result and routes every output by its audience. The route's lists hold the
-     * result's own output objects (not copies). An `input_required` answer routes nothing and
-     * is `{resultType: "input_required"}`. `options.legacyStructured` names the consumer of a
-     * legacy `structuredContent` (LEG-8). */
+     * outputs exactly as they were checked: each parsed from the text the core checked, so
+     * nothing (a getter, a Proxy, a toJSON, a later change) can put another value in their place.
+     * An `input_required` answer routes nothing and is `{resultType: "input_required"}`.
+     * `options.legacyStructured` names the consumer of a legacy `structuredContent` (LEG-8). */
     route(requestedOutputs, result, options) {
-      const indexed = parse(
-        call(() =>
-          this._raw.route(
-            optText(requestedOutputs, "requestedOutputs"),
-            toText(result, "result"),
-            legacyRule(options),
-          ),
-        ),
-      );
-      return withOutputs(indexed, () => result.outputs);
+      own(this, ReceivedTool, "ReceivedTool");
+      const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
+      const spans = { start: [], end: [] };
+      const resultText = serialize(result, "result", this._limits, spans);
+      const rule = legacyRule(options, this._limits);
+      const indexed = parse(call(() => this._handle().route(reqText, resultText, rule)));
+      const parsed = [];
+      return withOutputs(indexed, (i) => (parsed[i] ??= parse(resultText.slice(spans.start[i], spans.end[i]))));
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
     routeText(requestedOutputsText, resultText, options) {
-      const indexed = parse(
-        call(() =>
-          this._raw.route(
-            optTextArg(requestedOutputsText, "requestedOutputs"),
-            textArg(resultText, "result"),
-            legacyRule(options),
-          ),
-        ),
-      );
+      own(this, ReceivedTool, "ReceivedTool");
+      const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
+      const text = textArg(resultText, "result", this._limits);
+      const rule = legacyRule(options, this._limits);
+      const indexed = parse(call(() => this._handle().route(req, text, rule)));
       // The core accepted the bytes, so JSON.parse accepts them too; parsed only when needed.
-      return withOutputs(indexed, () => JSON.parse(resultText).outputs);
-    }
-    free() {
-      this._raw.free();
+      let outputs;
+      return withOutputs(indexed, (i) => (outputs ??= JSON.parse(text).outputs)[i]);
     }
   }
 
+  // A hidden hook for the tests of R-3: makes the engine trap (a Rust panic) through the same
+  // path every call takes. Symbol-keyed: in no export list and no typing.
+  Object.defineProperty(Connection, Symbol.for("mcp-outputs.forceTrapForTest"), {
+    value: () => call(() => engine.raw.__panicForTest()),
+  });
+
   return {
     errorCodes: codes,
-    protocolVersions: Object.freeze(parse(raw.protocolVersions())),
-    coreVersion: raw.coreVersion(),
+    protocolVersions: Object.freeze(parse(engine.raw.protocolVersions())),
+    coreVersion: engine.raw.coreVersion(),
     Connection,
     ServerTool,
     ReceivedTool,
     declareTool: (tool, options) => ServerTool.declare(tool, options),
     /** Declares every tool of a tools/list; `options.legacyByTool` maps a tool name to its legacy options. */
-    declareTools: (tools, options = {}) =>
-      call(() =>
-        raw.declareTools(toText(tools, "tools"), optText(options?.legacyByTool, "legacyByTool"), optionsText(options)),
-      ).map((rawTool) => new ServerTool(rawTool)),
+    declareTools: (tools, options) => {
+      const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool"]);
+      const lib = library(obj === null ? undefined : { extensions: obj.extensions, limits: obj.limits, supportedVersions: obj.supportedVersions });
+      const toolsText = serialize(tools, "tools", lib.limits);
+      const byToolText = optValue(obj?.legacyByTool ?? undefined, "legacyByTool", lib.limits);
+      const raws = call(() => engine.raw.declareTools(toolsText, byToolText, lib.text));
+      return raws.map((first, i) => {
+        // Rebuilt on a new instance from its own declaration (R-3).
+        const make = () => {
+          const tool = parse(toolsText)[i];
+          const legacy = byToolText === undefined ? undefined : parse(byToolText)[tool.name];
+          return new engine.raw.RawServerTool(JSON.stringify(tool), legacy === undefined ? undefined : JSON.stringify(legacy), lib.text);
+        };
+        return new ServerTool()._init(make, first);
+      });
+    },
     acceptTool: (tool, connection) => ReceivedTool.accept(tool, connection),
     /** Accepts a whole tools/list result: `{tools: ReceivedTool[], warnings}`; the first rejected Tool throws. */
     discoverTools: (result, connection) => {
-      const discovered = call(() => new raw.RawDiscovered(toText(result, "result"), connection._raw));
+      const c = connOf(connection);
+      const resultText = serialize(result, "result", c._limits);
+      const discovered = call(() => new engine.raw.RawDiscovered(resultText, c._handle()));
+      const connMake = c._make;
       try {
-        return { tools: discovered.takeTools().map((t) => new ReceivedTool(t)), warnings: parse(discovered.warnings) };
+        const tools = discovered.takeTools().map((first, i) => {
+          const make = () => {
+            const temp = connMake();
+            try {
+              return new engine.raw.RawReceivedTool(JSON.stringify(parse(resultText).tools[i]), temp);
+            } finally {
+              temp.free();
+            }
+          };
+          const received = new ReceivedTool()._init(make, first);
+          received._limits = c._limits;
+          return received;
+        });
+        return { tools, warnings: parse(discovered.warnings) };
       } finally {
         discovered.free();
       }
     },
-    migrateTool: (legacyTool, options, libraryOptions) =>
-      parse(
-        call(() =>
-          raw.migrateTool(toText(legacyTool, "legacyTool"), optText(options, "options"), optionsText(libraryOptions)),
-        ),
-      ),
-    runOperation: (op, input) => parse(call(() => raw.runOperation(textArg(op, "op"), toText(input, "input")))),
-    contractOperations: () => parse(raw.contractOperations()),
+    migrateTool: (legacyTool, options, libraryOptions) => {
+      const lib = library(libraryOptions);
+      const toolText = serialize(legacyTool, "legacyTool", lib.limits);
+      const optionsText = optValue(options, "options", lib.limits);
+      return parse(call(() => engine.raw.migrateTool(toolText, optionsText, lib.text)));
+    },
+    runOperation: (op, input) => {
+      if (typeof op !== "string") throw malformed("op must be a string");
+      const inputText = serialize(input, "input", defaultLimits);
+      return parse(call(() => engine.raw.runOperation(op, inputText)));
+    },
+    contractOperations: () => parse(engine.raw.contractOperations()),
+    /** Bytes of linear memory the current wasm instance holds. */
+    wasmMemoryBytes: () => engine.memory.buffer.byteLength,
   };
+}
+
+// Puts the outputs back where the core's indexed route names them by their index in
+// `result.outputs` (a number never stands for an output otherwise: outputs are objects).
+function withOutputs(route, outputAt) {
+  if (route.resultType === "input_required") return route;
+  const swap = (list) => list.map((item) => (typeof item === "number" ? outputAt(item) : item));
+  route.model = swap(route.model);
+  route.user = swap(route.user);
+  route.programmatic = swap(route.programmatic);
+  for (const id of Object.keys(route.extensions)) route.extensions[id] = swap(route.extensions[id]);
+  return route;
 }

@@ -1,11 +1,23 @@
-// Browser and bundler entry: fetches the size-optimised wasm next to this file (top-level
-// await), e.g. from `<script type="module">` or a bundler that understands
-// `new URL(..., import.meta.url)`.
-import init, * as raw from "./wasm/web/mcp_outputs_js.js";
+// Browser and bundler entry: fetches and compiles the size-optimised wasm next to this file
+// (top-level await), e.g. from `<script type="module">` or a bundler that understands
+// `new URL(..., import.meta.url)`. An instance made after a trap (see api.js) reuses the
+// compiled module, synchronously.
+import { createModule } from "./wasm/web/mcp_outputs_js.js";
 import { bind, McpOutputsError } from "./api.js";
 
-const exports = await init({ module_or_path: new URL("./wasm/web/mcp_outputs_js_bg.wasm", import.meta.url) });
-const api = bind(raw);
+const first = createModule();
+const exports = await first.default({ module_or_path: new URL("./wasm/web/mcp_outputs_js_bg.wasm", import.meta.url) });
+const compiled = first.__wbg_module();
+let fresh = { raw: first, memory: exports.memory };
+const api = bind(() => {
+  if (fresh !== null) {
+    const once = fresh;
+    fresh = null;
+    return once;
+  }
+  const raw = createModule();
+  return { raw, memory: raw.initSync({ module: compiled }).memory };
+});
 
 export { McpOutputsError };
 export const {
@@ -24,4 +36,4 @@ export const {
   contractOperations,
 } = api;
 /** Bytes of linear memory the wasm instance holds now (grows, never shrinks). */
-export const wasmMemoryBytes = () => exports.memory.buffer.byteLength;
+export const wasmMemoryBytes = api.wasmMemoryBytes;

@@ -299,7 +299,7 @@ export declare class McpOutputsError extends Error {
   readonly path: string;
   /** The JSON-RPC code for a server-side error, else `null`. */
   readonly jsonrpcCode: number | null;
-  constructor(code: ErrorCode, message: string, path?: string, jsonrpc?: JsonRpcError | null);
+  constructor(code: ErrorCode, message: string, path?: string, jsonrpc?: JsonRpcError | null, options?: { cause?: unknown });
   /** `{code, message, data}` for a server-side error; `null` for a client-side one. */
   toJsonRpcError(): JsonRpcError | null;
   toJSON(): { code: ErrorCode; message: string; path: string; jsonrpc?: JsonRpcError };
@@ -343,7 +343,8 @@ export declare class Connection {
    * Errors carry JSON-RPC -32603 (the server's own fault).
    */
   toolsListResult(tools: Array<ServerTool | Tool>, options?: { cache?: ListCache } | null): ToolsListResult;
-  /** Releases the wasm memory now (otherwise released when garbage-collected). */
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 
@@ -363,6 +364,8 @@ export declare class ServerTool {
   respond(connection: Connection, requestedOutputs: Selector[] | undefined, produced: ProducedOutputs): CallToolResult;
   /** `respond` over JSON text, answering the wire result as JSON text. */
   respondText(connection: Connection, requestedOutputsText: string | null | undefined, producedText: string): string;
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 
@@ -383,12 +386,15 @@ export declare class ReceivedTool {
   /** `check` over the wire bytes (JSON text). */
   checkText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): CheckAnswer;
   /**
-   * Checks the result, then routes every output by its audience; the lists hold `result`'s own
-   * output objects. An `input_required` answer routes nothing (MRTR-1).
+   * Checks the result, then routes every output by its audience; the lists hold the outputs exactly as they were
+   * checked (plain copies parsed from the checked text: no getter, Proxy or toJSON can put another value there).
+   * An `input_required` answer routes nothing (MRTR-1).
    */
   route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject, options?: RouteOptions): Route | InputRequiredRoute;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
   routeText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): Route | InputRequiredRoute;
+  /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
+   * `malformed`, a second `free` does nothing. */
   free(): void;
 }
 

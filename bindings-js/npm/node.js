@@ -1,10 +1,14 @@
-// Node entry: loads the speed-optimised wasm synchronously at import.
+// Node entry: compiles the speed-optimised wasm synchronously at import; every instance (the
+// first, and one after a trap: see api.js) is made from the same compiled module.
 import { readFileSync } from "node:fs";
-import * as raw from "./wasm/node/mcp_outputs_js.js";
+import { createModule } from "./wasm/node/mcp_outputs_js.js";
 import { bind, McpOutputsError } from "./api.js";
 
-const exports = raw.initSync({ module: readFileSync(new URL("./wasm/node/mcp_outputs_js_bg.wasm", import.meta.url)) });
-const api = bind(raw);
+const compiled = new WebAssembly.Module(readFileSync(new URL("./wasm/node/mcp_outputs_js_bg.wasm", import.meta.url)));
+const api = bind(() => {
+  const raw = createModule();
+  return { raw, memory: raw.initSync({ module: compiled }).memory };
+});
 
 export { McpOutputsError };
 export const {
@@ -23,4 +27,4 @@ export const {
   contractOperations,
 } = api;
 /** Bytes of linear memory the wasm instance holds now (grows, never shrinks). */
-export const wasmMemoryBytes = () => exports.memory.buffer.byteLength;
+export const wasmMemoryBytes = api.wasmMemoryBytes;

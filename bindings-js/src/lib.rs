@@ -66,6 +66,23 @@ pub fn protocol_versions() -> String {
     facade::protocol_versions().to_string()
 }
 
+/// The limits that library options (`{extensions?, limits?}`, JSON text, or none for the
+/// defaults) put in force, every key present (`json::limits_json`). The JavaScript layer
+/// serialises values under these, so that it stops as soon as a cap is passed instead of
+/// building the whole text first; the options are validated as the operation itself would.
+#[wasm_bindgen(js_name = limitsOf)]
+pub fn limits_of(options: Option<String>) -> JsResult<String> {
+    lift(config_from(options).map(|config| facade::limits_json(&config.limits).to_string()))
+}
+
+/// Panics, which in wasm is a trap: the tests' way to prove that the package recovers from a
+/// bug in the engine. Not part of the API (not in the typings, not re-exported).
+#[wasm_bindgen(js_name = __panicForTest)]
+#[allow(clippy::panic)] // The one intended panic: it exists to be one.
+pub fn panic_for_test() {
+    panic!("panic requested by a test");
+}
+
 /// One connection: the negotiated protocol version and extensions, with the library options.
 #[wasm_bindgen]
 #[derive(Debug)]
@@ -155,6 +172,12 @@ impl RawConnection {
     #[wasm_bindgen(getter)]
     pub fn negotiated(&self) -> String {
         Value::from(self.inner.negotiated().to_vec()).to_string()
+    }
+
+    /// The limits of this connection's options, as `limitsOf` writes them.
+    #[wasm_bindgen(getter)]
+    pub fn limits(&self) -> String {
+        facade::limits_json(self.inner.limits()).to_string()
     }
 }
 

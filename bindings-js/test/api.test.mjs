@@ -205,9 +205,11 @@ test("host: plan → check → route over JS values", () => {
   assert.deepEqual(route.view._meta, { [APPS]: { theme: "dark" } });
   assert.deepEqual(route.dropped, [{ meta: "com.example/trace" }]);
   for (const v of [plan, result, route, server.advertise(conn), server.select(conn, undefined)]) assertPlain(v);
-  // The route's lists hold the result's own output objects, not copies.
-  assert.equal(route.model[0], result.outputs[0]);
-  assert.equal(route.extensions[APPS][0], result.outputs[1]);
+  // The route's lists hold the outputs as they were checked: equal to the result's own, and
+  // not the same objects (issue 12, defect 7: nothing can swap them after the check).
+  assert.deepEqual(route.model[0], result.outputs[0]);
+  assert.deepEqual(route.extensions[APPS][0], result.outputs[1]);
+  assert.notEqual(route.model[0], result.outputs[0]);
 });
 
 test("the JSON-text paths answer exactly what the value paths answer", () => {
@@ -361,12 +363,13 @@ test("extensions and limits options reach the core", () => {
   assert.equal(thrown(() => new mcp.Connection({}, { limits: { maxDepth: -1 } })).code, "malformed");
 });
 
-test("handles: free() releases, a freed handle throws an Error", () => {
+test("handles: free() releases, a freed handle throws McpOutputsError", () => {
   const { conn, server, host } = setup();
   host.free();
   server.free();
   const e = thrown(() => host.plan({ mode: "code" }));
-  assert.ok(e instanceof Error);
+  assert.ok(e instanceof mcp.McpOutputsError);
+  assert.equal(e.code, "malformed");
   conn.free();
   // The module keeps working with fresh handles.
   const again = setup();

@@ -210,3 +210,11 @@ def test_supported_versions() -> None:
     for bad in bad_lists:
         with pytest.raises(MalformedError):
             Config(supported_versions=bad)
+def test_the_tool_name_is_capped_like_any_input() -> None:
+    """Issue 12, defect 3: a 100 MB name was accepted; it is at most `maxBytes`, as the core rules."""
+    tight = Connection(config=Config(limits={"maxBytes": 64}))
+    assert tight.tools_call_params("n" * 64, None, {}, {})["name"] == "n" * 64
+    with pytest.raises(LimitExceededError) as too_long:
+        tight.tools_call_params("n" * 65, None, {}, {})
+    assert too_long.value.path == "/name"
+    assert len(str(too_long.value)) < 1000

@@ -122,8 +122,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// A new error with a message and the JSON Pointer of the offending value.
+    /// A message longer than [`MAX_MESSAGE_BYTES`] is cut in the middle (see [`cut_message`]):
+    /// messages echo the offending input, which may be megabytes long.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Error(Box::new(ErrorInner { code, message: message.into(), path: path.into(), jsonrpc: None, data: None }))
+        let message = cut_message(message.into());
+        Error(Box::new(ErrorInner { code, message, path: path.into(), jsonrpc: None, data: None }))
     }
 
     pub(crate) fn malformed(path: impl Into<String>, message: impl Into<String>) -> Self {
@@ -219,6 +222,38 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The longest error message kept whole, in bytes. Messages quote the offending value so that
+/// a user sees what was wrong; a few hundred bytes of it are enough for that, and an input of
+/// megabytes must not become a message (and a JSON-RPC error) of megabytes.
+pub const MAX_MESSAGE_BYTES: usize = 512;
+
+/// Keeps the head and the tail of a message over [`MAX_MESSAGE_BYTES`] (the head names what
+/// was wrong, the tail often says which limit or rule), with the number of bytes cut between.
+pub(crate) fn cut_message(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let head_end = floor_char_boundary(&message, 320);
+    let tail_start = ceil_char_boundary(&message, message.len() - 128);
+    let (head, rest) = message.split_at(head_end);
+    let tail = rest.get(tail_start - head_end..).unwrap_or_default();
+    format!("{head}…[{} bytes cut]…{tail}", tail_start - head_end)
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+fn ceil_char_boundary(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index += 1;
+    }
+    index
+}
+
 /// Appends one JSON Pointer token, escaping `~` and `/` (RFC 6901).
 pub(crate) fn pointer_push(base: &str, token: &str) -> String {
     let mut out = String::with_capacity(base.len() + token.len() + 1);
@@ -237,4 +272,24 @@ pub(crate) fn pointer_push(base: &str, token: &str) -> String {
 /// Appends an array index to a JSON Pointer.
 pub(crate) fn pointer_index(base: &str, index: usize) -> String {
     format!("{base}/{index}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_in_the_middle() {
+        let short = Error::new(ErrorCode::Malformed, "", "short");
+        assert_eq!(short.message(), "short");
+        // A 10 MB echoed value, with multi-byte characters at both cut points.
+        let echoed = "é".repeat(5_000_000);
+        let err = Error::new(ErrorCode::InvalidAudience, "/audience", format!("audience {echoed:?} is not known"));
+        assert!(err.message().len() <= MAX_MESSAGE_BYTES + 40, "{} bytes", err.message().len());
+        assert!(err.message().starts_with("audience \"éé"));
+        assert!(err.message().ends_with("éé\" is not known"));
+        assert!(err.message().contains("bytes cut]"));
+        let rpc = err.on_wire(jsonrpc::INVALID_PARAMS).to_jsonrpc_error().expect("wire error");
+        assert!(rpc.to_string().len() < 1024);
+    }
 }

@@ -45,16 +45,10 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
         let number = item.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
             Error::malformed(format!("/limits/{key}"), format!("{key} must be a non-negative integer"))
         })?;
-        let slot = match key.as_str() {
-            "maxDepth" => &mut limits.max_depth,
-            "maxBytes" => &mut limits.max_bytes,
-            "maxArrayLen" => &mut limits.max_array_len,
-            "maxObjectLen" => &mut limits.max_object_len,
-            "maxVariants" => &mut limits.max_variants,
-            "maxTools" => &mut limits.max_tools,
-            "maxExtensions" => &mut limits.max_extensions,
-            other => return Err(Error::malformed(format!("/limits/{other}"), format!("unknown limit {other:?}"))),
-        };
+        let slot = limit_slots(&mut limits)
+            .into_iter()
+            .find_map(|(name, slot)| (name == key.as_str()).then_some(slot))
+            .ok_or_else(|| Error::malformed(format!("/limits/{key}"), format!("unknown limit {key:?}")))?;
         *slot = number;
     }
     // Deeper nesting than the ceiling would overflow the stack of some walk: refused rather than
@@ -66,6 +60,29 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
         ));
     }
     Ok(limits)
+}
+
+/// The limits in force as the `limits` option writes them (every key present): bindings that
+/// must stop work before the core sees an input (a JavaScript value being serialised) read
+/// the numbers from here rather than repeating them.
+pub fn limits_json(limits: &Limits) -> Value {
+    let mut limits = limits.clone();
+    Value::Object(
+        limit_slots(&mut limits).into_iter().map(|(name, slot)| (name.to_owned(), Value::from(*slot))).collect(),
+    )
+}
+
+/// The option name of every limit with its field: the one table `limits` and `limits_json` read.
+fn limit_slots(limits: &mut Limits) -> [(&'static str, &mut usize); 7] {
+    [
+        ("maxDepth", &mut limits.max_depth),
+        ("maxBytes", &mut limits.max_bytes),
+        ("maxArrayLen", &mut limits.max_array_len),
+        ("maxObjectLen", &mut limits.max_object_len),
+        ("maxVariants", &mut limits.max_variants),
+        ("maxTools", &mut limits.max_tools),
+        ("maxExtensions", &mut limits.max_extensions),
+    ]
 }
 
 /// Builds a connection from `{ "protocolVersion"?, "negotiated"? }`.
@@ -178,6 +195,15 @@ impl Connection {
         plan: &Value,
         client_capabilities: &Value,
     ) -> Result<Value> {
+        // The name is an input like any other: at most `max_bytes`, the cap of the Tool text
+        // that declared it (issue 12, defect 3: a 100 MB name was accepted and echoed).
+        if name.len() > self.limits().max_bytes {
+            return Err(Error::new(
+                crate::ErrorCode::LimitExceeded,
+                "/name",
+                format!("name: {} bytes exceeds the limit of {}", name.len(), self.limits().max_bytes),
+            ));
+        }
         let arguments = arguments.filter(|a| !a.is_null());
         if arguments.is_some_and(|a| !a.is_object()) {
             return Err(Error::malformed("/arguments", "arguments must be an object"));
@@ -414,6 +440,11 @@ mod tests {
         assert_eq!(bad.code(), ErrorCode::Malformed);
         let unknown = super::limits(Some(&json!({"maxWidth": 1}))).expect_err("unknown limit");
         assert_eq!(unknown.code(), ErrorCode::Malformed);
+        // limits_json writes every limit under the name the option reads.
+        let written = limits_json(&config.limits);
+        assert_eq!(written["maxDepth"], json!(5));
+        assert_eq!(written.as_object().map(serde_json::Map::len), Some(7));
+        assert_eq!(super::limits(Some(&written)).expect("round trip"), config.limits);
         let conn = connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
         assert_eq!(conn.version().as_str(), "2025-06-18");
         assert_eq!(connection(&config, None).expect("default").version().as_str(), "2026-12-01");
@@ -540,6 +571,16 @@ mod tests {
         let bad_plan = json!({"requestedOutputs": [{"audience": "programmatic"}]});
         let err = conn.tools_call_params_json("t", None, &bad_plan, &json!({})).expect_err("plan");
         assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/requestedOutputs/0", None));
+        // The name is capped like any input (issue 12, defect 3), before any work on it.
+        let small = Arc::new(Config {
+            registry: config.registry.clone(),
+            limits: Limits { max_bytes: 8, ..Limits::default() },
+            supported_versions: config.supported_versions.clone(),
+        });
+        let tight = Connection::new(crate::ProtocolVersion::V2026_12_01, vec![], small);
+        assert!(tight.tools_call_params_json("12345678", None, &json!({}), &json!({})).is_ok());
+        let err = tight.tools_call_params_json("123456789", None, &json!({}), &json!({})).expect_err("name");
+        assert_eq!((err.code(), err.path()), (ErrorCode::LimitExceeded, "/name"));
 
         let server = ServerTool::declare(&tool, None, &config).expect("declared");
         let legacy = json!({"name": "old", "inputSchema": {"type": "object"}});

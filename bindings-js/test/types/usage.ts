@@ -62,7 +62,8 @@ const migrated: MigrateResult = migrateTool({ name: "old", inputSchema: { type: 
 const migratedTool: ToolDeclaration = migrated.tool;
 const keptSchema: LegacyOptions | undefined = migrated.legacy;
 const legacyPlan: Plan = host.plan({ mode: "code" });
-const legacyRoute: Route = host.route(undefined, result, { legacyStructured: legacyPlan.legacyStructured });
+const legacyRouted = host.route(undefined, result, { legacyStructured: legacyPlan.legacyStructured });
+const legacyRoute: Route | undefined = "resultType" in legacyRouted ? undefined : legacyRouted;
 host.check(undefined, result, { legacyStructured: "programmatic" });
 const raw = runOperation("declare", { tool: { name: "x", inputSchema: {}, outputVariants: [] } });
 
@@ -106,7 +107,7 @@ console.log(list, perRequest.protocolVersion);
 server.free();
 host.free();
 conn.free();
-console.log(firstModel, view, dropped, migratedTool.name, keptSchema, migrated.warnings, legacyRoute.isError, raw);
+console.log(firstModel, view, dropped, migratedTool.name, keptSchema, migrated.warnings, legacyRoute?.isError, raw);
 
 // @ts-expect-error: not an error code
 const wrong: ErrorCode = "schema-violations";
