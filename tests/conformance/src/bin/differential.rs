@@ -126,7 +126,7 @@ fn schema(rng: &mut Rng) -> Value {
 /// A structured value: mostly one that some schema above accepts, sometimes not.
 fn structured_value(rng: &mut Rng) -> Value {
     match rng.below(10) {
-        0 | 1 | 2 => json!({"n": rng.below(5)}),
+        0..=2 => json!({"n": rng.below(5)}),
         3 => json!([1, 2.5, -0.0]),
         4 => json!("aaa"),
         5 => json!({"k": "ünï"}),
@@ -189,7 +189,13 @@ fn audience(rng: &mut Rng) -> String {
         28..=33 => UI.into(),
         34..=37 => CHARTS.into(),
         38 => "com.example/unregistered".into(),
-        _ => if rng.chance(50) { "Not An Id".into() } else { String::new() },
+        _ => {
+            if rng.chance(50) {
+                "Not An Id".into()
+            } else {
+                String::new()
+            }
+        }
     }
 }
 
@@ -333,7 +339,8 @@ fn output(rng: &mut Rng, audience: &str, format: &str) -> Value {
     let mut o = Map::new();
     o.insert("audience".into(), json!(audience));
     o.insert("format".into(), json!(format));
-    let content = |rng: &mut Rng| Value::Array((0..rng.below(3) + usize::from(rng.chance(85))).map(|_| block(rng)).collect());
+    let content =
+        |rng: &mut Rng| Value::Array((0..rng.below(3) + usize::from(rng.chance(85))).map(|_| block(rng)).collect());
     match (format, rng.below(40)) {
         (_, 0) => {}
         (_, 1) => {
@@ -424,9 +431,13 @@ fn extension_definitions(rng: &mut Rng) -> Value {
     });
     if rng.chance(4) {
         def = match rng.below(3) {
-            0 => json!({"id": "assistant", "formats": ["structured"], "modelContext": false, "metaKey": null, "legacyProjection": false}),
+            0 => {
+                json!({"id": "assistant", "formats": ["structured"], "modelContext": false, "metaKey": null, "legacyProjection": false})
+            }
             1 => json!({"id": CHARTS}),
-            _ => json!({"id": "Bad Id", "formats": ["structured"], "modelContext": false, "metaKey": null, "legacyProjection": false}),
+            _ => {
+                json!({"id": "Bad Id", "formats": ["structured"], "modelContext": false, "metaKey": null, "legacyProjection": false})
+            }
         };
     }
     Value::Array(vec![def])
@@ -469,16 +480,31 @@ fn input_for(rng: &mut Rng, op: &str, fields: &[&str]) -> Value {
     // A plan takes exactly one of `mode` and `consumers`: mostly keep it that way.
     if input.contains_key("mode") && input.contains_key("consumers") && rng.chance(90) {
         input.remove(if rng.chance(50) { "mode" } else { "consumers" });
-    } else if fields.contains(&"mode") && !input.contains_key("mode") && !input.contains_key("consumers") && rng.chance(90) {
+    } else if fields.contains(&"mode")
+        && !input.contains_key("mode")
+        && !input.contains_key("consumers")
+        && rng.chance(90)
+    {
         input.insert("mode".into(), json!("conversational"));
     }
     Value::Object(input)
 }
 
 /// One field of an op's input; `None` leaves it out.
-fn field(rng: &mut Rng, op: &str, name: &str, w: &World, common: &Map<String, Value>, requested: Option<&Value>) -> Option<Value> {
+fn field(
+    rng: &mut Rng,
+    op: &str,
+    name: &str,
+    w: &World,
+    common: &Map<String, Value>,
+    requested: Option<&Value>,
+) -> Option<Value> {
     match name {
-        "tool" => Some(if is_client_op(op) && rng.chance(60) { advertised(w, common).unwrap_or_else(|| w.tool.clone()) } else { w.tool.clone() }),
+        "tool" => Some(if is_client_op(op) && rng.chance(60) {
+            advertised(w, common).unwrap_or_else(|| w.tool.clone())
+        } else {
+            w.tool.clone()
+        }),
         "legacy" => rng.chance(40).then(|| legacy_options(rng, w)),
         "requestedOutputs" => requested.cloned(),
         "produced" => Some(produced(rng, w)),
@@ -491,7 +517,16 @@ fn field(rng: &mut Rng, op: &str, name: &str, w: &World, common: &Map<String, Va
             Some(json!("conversational"))
         }
         "mode" => rng.chance(60).then(|| {
-            json!(rng.pick_str(&["conversational", "code", "structured-model", "user-media", "host-table", "apps", "app-only", "poetry"]))
+            json!(rng.pick_str(&[
+                "conversational",
+                "code",
+                "structured-model",
+                "user-media",
+                "host-table",
+                "apps",
+                "app-only",
+                "poetry"
+            ]))
         }),
         "requireSchema" | "schemas" => rng.chance(30).then(|| json!(rng.chance(60))),
         "legacyTool" => Some(legacy_tool(rng)),
@@ -505,13 +540,17 @@ fn field(rng: &mut Rng, op: &str, name: &str, w: &World, common: &Map<String, Va
             }
             Value::Object(o)
         }),
-        "legacyStructured" => rng.chance(30).then(|| json!(rng.pick_str(&["assistant", "user", "programmatic", UI, CHARTS, "model"]))),
+        "legacyStructured" => {
+            rng.chance(30).then(|| json!(rng.pick_str(&["assistant", "user", "programmatic", UI, CHARTS, "model"])))
+        }
         "supportedVersions" => rng.chance(20).then(|| {
             let list: Vec<Value> = REVISIONS.iter().filter(|_| rng.chance(50)).map(|v| json!(v)).collect();
             Value::Array(list)
         }),
         "tools" => Some(Value::Array((0..rng.below(3) + 1).map(|_| world(rng).tool).collect())),
-        "cache" => rng.chance(40).then(|| json!({"ttlMs": rng.below(3) * 1000, "cacheScope": rng.pick_str(&["public", "private", "shared"])})),
+        "cache" => rng.chance(40).then(
+            || json!({"ttlMs": rng.below(3) * 1000, "cacheScope": rng.pick_str(&["public", "private", "shared"])}),
+        ),
         // A field this generator does not know yet (a new op's): any small value.
         _ => rng.chance(70).then(|| any_value(rng, 3)),
     }
