@@ -544,7 +544,11 @@ pub struct ExtensionG {
 
 impl ToJson for ExtensionG {
     fn to_json(&self) -> Value {
-        let formats = if self.structured_only { serde_json::json!(["structured"]) } else { serde_json::json!(["structured", "content"]) };
+        let formats = if self.structured_only {
+            serde_json::json!(["structured"])
+        } else {
+            serde_json::json!(["structured", "content"])
+        };
         serde_json::json!({
             "id": self.id.as_str(),
             "formats": formats,
@@ -751,8 +755,8 @@ pub mod ops {
         }
         if let Some(view) = route.get("view").filter(|v| !v.is_null()) {
             let value = view.get("structuredContent");
-            let received = outputs.iter().any(|o| o.get("structuredContent") == value)
-                || result.get("structuredContent") == value;
+            let received =
+                outputs.iter().any(|o| o.get("structuredContent") == value) || result.get("structuredContent") == value;
             assert!(received, "view holds a value that is not in the result: {view}");
         }
     }
@@ -766,7 +770,9 @@ pub mod ops {
         }
         if let Some(requested) = input.get("requestedOutputs").and_then(Value::as_array) {
             let position = |o: &Value| {
-                requested.iter().position(|s| s.get("audience") == o.get("audience") && s.get("format") == o.get("format"))
+                requested
+                    .iter()
+                    .position(|s| s.get("audience") == o.get("audience") && s.get("format") == o.get("format"))
             };
             let order: Vec<Option<usize>> = sent.iter().map(position).collect();
             assert!(order.iter().all(Option::is_some), "respond sent an unrequested output");
@@ -1059,10 +1065,11 @@ pub mod jsontext {
                 (_, _, Some(p), Some(q)) => p == q,
                 _ => x.as_f64() == y.as_f64(),
             },
-            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_by_value(p, q)),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_by_value(p, q))
+            }
             (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len()
-                    && x.iter().zip(y).all(|((k1, v1), (k2, v2))| k1 == k2 && same_by_value(v1, v2))
+                x.len() == y.len() && x.iter().zip(y).all(|((k1, v1), (k2, v2))| k1 == k2 && same_by_value(v1, v2))
             }
             _ => a == b,
         }
