@@ -1100,7 +1100,7 @@ pub mod jsontext {
         let abs = f.abs();
         let exponent = text.contains('e');
         if abs != 0.0 {
-            assert_eq!(exponent, abs < 1e-6 || abs >= 1e21, "{f} written as {text}");
+            assert_eq!(exponent, !(1e-6..1e21).contains(&abs), "{f} written as {text}");
         }
         if exponent {
             assert!(text.contains("e+") || text.contains("e-"), "{f} written as {text}");
