@@ -5,9 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo lint walkthrough
+.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo lint walkthrough \
+	test-diff fuzz-diff fuzz fuzz-smoke fuzz-tools
 
-test: rust-tools lint test-rust test-js test-py test-demo
+test: rust-tools lint test-rust test-js test-py test-diff fuzz-smoke test-demo
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -31,6 +32,42 @@ test-js:
 # The pip package: venv, maturin build, pytest (corpus, API, robustness, typing), wheel test.
 test-py:
 	$(MAKE) -C bindings-py test
+
+# Differential testing, Rust vs JS vs Python (tests/conformance/src/bin/differential.rs):
+# DIFF_CASES generated cases through all three; prints `differential: N cases, M mismatches`.
+# Runs after test-js and test-py, whose builds it reuses (the build targets only check them).
+DIFF_CASES ?= 6000
+DIFF_SEED ?= 1
+test-diff:
+	$(MAKE) -C bindings-js build
+	$(MAKE) -C bindings-py develop
+	tests/conformance/differential.sh $(DIFF_CASES) $(DIFF_SEED)
+
+# The long differential run: 1,000,000 cases by default, 50,000 per batch, other seeds than
+# test-diff's (docs/fuzzing.md records how long it takes).
+FUZZ_DIFF_CASES ?= 1000000
+fuzz-diff:
+	$(MAKE) -C bindings-js build
+	$(MAKE) -C bindings-py develop
+	nice -n 19 tests/conformance/differential.sh $(FUZZ_DIFF_CASES) 1000
+
+# Coverage-guided fuzzing (fuzz/, docs/fuzzing.md). `make fuzz` runs every target for
+# FUZZ_SECONDS each (default 600) or FUZZ_RUNS executions each, then the long differential run;
+# `make fuzz-smoke` (part of `make test`) runs each target for a couple of seconds.
+# The tools, installed only when missing: the nightly toolchain and cargo-fuzz (pinned) in .tools.
+CARGO_FUZZ_VERSION := 0.13.1
+fuzz-tools:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@if ! "$(CURDIR)/.tools/bin/cargo-fuzz" --version 2>/dev/null | grep -qx "cargo-fuzz $(CARGO_FUZZ_VERSION)"; then \
+		$(CARGO) install cargo-fuzz --version $(CARGO_FUZZ_VERSION) --root "$(CURDIR)/.tools" \
+			--target-dir "$(CURDIR)/fuzz/target/cargo-fuzz-install"; fi
+
+fuzz-smoke: fuzz-tools
+	fuzz/run.sh smoke
+
+fuzz: fuzz-tools
+	fuzz/run.sh campaign
+	$(MAKE) fuzz-diff
 
 # The browser end-to-end scenarios of the web demo (headless Chromium).
 test-demo:

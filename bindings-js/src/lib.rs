@@ -195,8 +195,11 @@ impl RawServerTool {
     pub fn new(tool: String, legacy: Option<String>, options: Option<String>) -> JsResult<RawServerTool> {
         lift((|| {
             let config = config_from(options)?;
-            let tool = config.limits.parse_text(&tool, "tool")?;
-            let legacy = parse_opt(&config, legacy, "legacy")?;
+            // A declaration over a limit is the server's own fault (-32603), as every error of
+            // `ServerTool::declare` is: the text path must not lose the JSON-RPC code.
+            let on_wire = |e: mcp_outputs::Error| e.on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR);
+            let tool = config.limits.parse_text(&tool, "tool").map_err(on_wire)?;
+            let legacy = parse_opt(&config, legacy, "legacy").map_err(on_wire)?;
             Ok(RawServerTool { inner: ServerTool::declare(&tool, legacy.as_ref(), &config)? })
         })())
     }

@@ -144,7 +144,7 @@ const withWarnings = (warnings) => (warnings.length ? { warnings } : {});
 const text = (value) => (value === undefined ? undefined : JSON.stringify(value));
 
 /** Runs one case through the public API; returns every path's outcome (`{ok}` or `{error}`). */
-function runCase(c) {
+export function runCase(c) {
   const input = c.input;
   const options = { extensions: input.extensions, supportedVersions: input.supportedVersions };
   const connInit = pick(input, ["protocolVersion", "negotiated"]);
@@ -250,8 +250,13 @@ function runCase(c) {
 
 /** `null` when the case passes, else the difference (expected vs got) for every failing path. */
 export function checkCase(c) {
+  return judge(c, runCase(c));
+}
+
+/** `null` when every outcome of `runCase(c)` meets `c.expect`, else the difference per path. */
+export function judge(c, outcomes) {
   const problems = [];
-  for (const outcome of runCase(c)) {
+  for (const outcome of outcomes) {
     const { label, ok: got } = outcome;
     if ("ok" in c.expect) {
       if (outcome.error) {

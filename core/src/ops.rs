@@ -143,11 +143,21 @@ fn request_shape(input: &Input<'_>, config: &Arc<Config>) -> Result<()> {
 }
 
 /// The connection and the received tool, in the client's order: the version decides how the
-/// tool is read.
+/// tool is read, and the tool is validated before anything of the request (a host accepts the
+/// tool at tools/list, before any call: the public APIs cannot do otherwise). A malformed
+/// `requestedOutputs` still outranks a version error. Found by the differential test: input
+/// `diff-check-tool-error-before-malformed-request` in tests/corpus/check/differential.json.
 fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> {
+    let conn = match connection(input, config) {
+        Ok(conn) => conn,
+        Err(e) => {
+            request_shape(input, config)?;
+            return Err(e);
+        }
+    };
+    let tool = ReceivedTool::accept(input.required("tool")?, &conn)?;
     request_shape(input, config)?;
-    let conn = connection(input, config)?;
-    ReceivedTool::accept(input.required("tool")?, &conn)
+    Ok(tool)
 }
 
 /// The optional `legacyStructured` of `check` and `route` (LEG-8).

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the cargo-fuzz targets (docs/fuzzing.md). Usage, from anywhere:
+#   fuzz/run.sh smoke      every target briefly (make test): FUZZ_SMOKE_SECONDS each (default 2)
+#   fuzz/run.sh campaign   every target (or FUZZ_TARGETS="a b") for FUZZ_SECONDS each (default
+#                          600) or FUZZ_RUNS executions each, one at a time, under nice -n 19;
+#                          appends each run to fuzz/runs.tsv and prints the totals per target
+# Needs the nightly toolchain and cargo-fuzz in .tools/bin (make fuzz-tools installs both).
+# Exits non-zero when a target crashes; the input is in fuzz/artifacts/<target>/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:?smoke or campaign}
+fuzz=$root/fuzz
+export PATH=$root/.tools/bin:$PATH
+cd "$fuzz"
+
+# One target per op of mcp_outputs::ops::OPERATIONS: a new op without its target fails here.
+ops=$(sed -n '/pub const OPERATIONS/,/^];/p' "$root/core/src/ops.rs" | grep -o '("[a-z]*"' | tr -d '("')
+for op in $ops; do
+  [ -f "fuzz_targets/op_$op.rs" ] || { echo "fuzz: no target fuzz_targets/op_$op.rs for op $op" >&2; exit 1; }
+done
+targets=${FUZZ_TARGETS:-$(cargo +nightly fuzz list)}
+
+rm -rf seeds
+python3 seeds.py "$root/tests/corpus" seeds $ops >/dev/null
+cargo +nightly fuzz build -O --debug-assertions -s address >/dev/null 2>build.log || { cat build.log; exit 1; }
+
+if [ "$mode" = smoke ]; then
+  limit=(-max_total_time="${FUZZ_SMOKE_SECONDS:-2}")
+  nice=()
+else
+  if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="${FUZZ_SECONDS:-600}"); fi
+  nice=(nice -n 19)
+fi
+
+failed=0
+for t in $targets; do
+  mkdir -p "corpus/$t" "seeds/$t" "artifacts/$t"
+  log=$(mktemp)
+  start=$(date +%s)
+  # -rss_limit_mb: an allocation beyond it is a finding (SEC-1: no unbounded allocation).
+  if "${nice[@]}" cargo +nightly fuzz run -O --debug-assertions -s address "$t" "corpus/$t" "seeds/$t" -- \
+      "${limit[@]}" -rss_limit_mb=2048 -max_len=8192 -timeout=10 -print_final_stats=1 >"$log" 2>&1; then
+    crashes=0
+  else
+    crashes=1
+    failed=1
+    grep -E "^(==|SUMMARY|thread|panicked|Test unit|artifact_prefix)|assert" "$log" | head -40 || tail -40 "$log"
+  fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -1)
+  execs=${execs:-0}
+  seconds=$(( $(date +%s) - start ))
+  echo "fuzz $t: $execs executions in $seconds s, $crashes crashes"
+  if [ "$mode" = campaign ]; then
+    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$t" "$execs" "$seconds" "$crashes" >> runs.tsv
+  fi
+  rm -f "$log"
+done
+
+if [ "$mode" = campaign ] && [ -f runs.tsv ]; then
+  echo "totals (fuzz/runs.tsv, every campaign so far):"
+  awk -F'\t' '{e[$2]+=$3; c[$2]+=$5} END {for (t in e) printf "  %-14s %12d executions, %d crashes\n", t, e[t], c[t]}' runs.tsv | sort
+fi
+exit $failed
