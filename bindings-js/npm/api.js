@@ -268,6 +268,28 @@ export function bind(raw) {
     }
   }
 
+  /** A bare JSON Schema compiled once by the core; `validate` as many instances as needed. */
+  class CompiledSchema {
+    constructor(rawSchema) {
+      this._raw = rawSchema;
+    }
+    /** The error of the first violation (`schema-violation`, `path` = its JSON Pointer in the
+     * instance), or `null` when the instance is valid. Never throws for an invalid instance. */
+    validate(instance) {
+      try {
+        this._raw.validate(toText(instance, "instance"));
+        return null;
+      } catch (e) {
+        const error = fromCore(e);
+        if (error instanceof McpOutputsError) return error;
+        throw error;
+      }
+    }
+    free() {
+      this._raw.free();
+    }
+  }
+
   return {
     errorCodes: codes,
     protocolVersions: Object.freeze(parse(raw.protocolVersions())),
@@ -283,6 +305,8 @@ export function bind(raw) {
           raw.migrateTool(toText(legacyTool, "legacyTool"), optText(options, "options"), optionsText(libraryOptions)),
         ),
       ),
+    compileSchema: (schema, options) =>
+      new CompiledSchema(call(() => new raw.RawSchema(toText(schema, "schema"), optionsText(options)))),
     runOperation: (op, input) => parse(call(() => raw.runOperation(textArg(op, "op"), toText(input, "input")))),
     contractOperations: () => parse(raw.contractOperations()),
   };

@@ -18,6 +18,7 @@ export const {
   declareTool,
   acceptTool,
   migrateTool,
+  compileSchema,
   runOperation,
   contractOperations,
 } = api;

@@ -17,6 +17,7 @@ export const {
   declareTool,
   acceptTool,
   migrateTool,
+  compileSchema,
   runOperation,
   contractOperations,
 } = api;
