@@ -5,9 +5,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo lint walkthrough
+.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint walkthrough
 
-test: rust-tools lint test-rust test-js test-py test-demo
+test: rust-tools lint test-rust test-js test-py test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -35,6 +35,12 @@ test-py:
 # The browser end-to-end scenarios of the web demo (headless Chromium).
 test-demo:
 	$(MAKE) -C web-demo test
+
+# The SDK adapters with the real MCP SDKs (pinned): adapter tests, the interop round trips
+# (`interop: N passed, M failed`) and the official conformance harness. After the bindings are built.
+test-interop:
+	$(MAKE) -C bindings-js build
+	$(MAKE) -C tests/interop test
 
 # The prototype: the terminal walkthrough of PLAN-1..15, then the web demo served on 127.0.0.1.
 demo: walkthrough

@@ -287,6 +287,7 @@ pub fn contract_operations() -> String {
 /// A bare JSON Schema compiled once by the core (same dialects, `$ref` rules and limits as a
 /// declared tool's schemas), then used for any number of validations.
 #[wasm_bindgen]
+#[derive(Debug)]
 pub struct RawSchema {
     inner: mcp_outputs::schema::CompiledSchema,
     config: Arc<Config>,
