@@ -13,6 +13,7 @@ import type {
   Plan,
   PlanRequest,
   ProducedOutputs,
+  ProtocolVersion,
   ReceivedTool,
   Route,
   ServerTool,
@@ -62,11 +63,19 @@ export interface SdkClient {
   [key: string]: any;
 }
 
-/** The connection a connected client agreed on (version, and the extensions both sides sent). */
-export declare function clientConnection(client: SdkClient, options?: LibraryOptions): Connection;
+/** An SDK transport (stdio, Streamable HTTP, in-memory), not yet started. */
+export interface SdkTransport {
+  send(message: unknown, options?: unknown): Promise<void>;
+  [key: string]: any;
+}
 
-/** Lists the tools with their raw entries kept (typed `listTools` drops `outputVariants`). */
-export declare function connectTools(client: SdkClient, options?: LibraryOptions): Promise<McpOutputsClient>;
+export interface ConnectOptions extends LibraryOptions {
+  /** Pin this revision: through `initialize` up to 2025-11-25, through v2's `server/discover` pin for 2026-07-28. */
+  protocolVersion?: ProtocolVersion | (string & {});
+}
+
+/** Connects over `transport` and lists the tools with their raw entries kept (typed `listTools` drops `outputVariants`). */
+export declare function connectTools(client: SdkClient, transport: SdkTransport, options?: ConnectOptions): Promise<McpOutputsClient>;
 
 export declare class McpOutputsClient {
   private constructor();
@@ -74,6 +83,8 @@ export declare class McpOutputsClient {
   readonly connection: Connection;
   /** The raw tools/list entries, as the server sent them. */
   readonly entries: Tool[];
+  /** The negotiated protocol revision. */
+  readonly protocolVersion: ProtocolVersion;
   tool(name: string): ReceivedTool;
   /** plan → the SDK's callTool with `requestedOutputs` → check → route. */
   call(
