@@ -43,6 +43,12 @@ export function toRpcError(error) {
   return new McpOutputsRpcError(rpc, error);
 }
 
+// A request header as the SDK exposes it: v2 `ctx.http.req` (a fetch Request), v1 `extra.requestInfo.headers`.
+function headerOf(ctx, name) {
+  const value = ctx?.http?.req?.headers?.get?.(name) ?? ctx?.requestInfo?.headers?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
 function sdkServerOf(server) {
   // McpServer (v1 and v2) wraps the low-level Server as `.server`.
   const inner = server && typeof server.setRequestHandler !== "function" && server.server ? server.server : server;
@@ -110,7 +116,9 @@ export function serveTools(server, tools, options = {}) {
       return Connection.fromRequest({ _meta }, serverCapabilities, libraryOptions);
     }
     const init = handshake ?? {
-      protocolVersion: sdk.getNegotiatedProtocolVersion?.(),
+      // A stateless HTTP request never saw `initialize` on this instance: its version is the
+      // MCP-Protocol-Version header the client sent, and no client capabilities were sent.
+      protocolVersion: sdk.getNegotiatedProtocolVersion?.() ?? headerOf(ctx, "mcp-protocol-version"),
       serverCapabilities,
       clientCapabilities: sdk.getClientCapabilities?.() ?? {},
     };
@@ -124,9 +132,13 @@ export function serveTools(server, tools, options = {}) {
     try {
       const conn = connectionFor(ctx);
       try {
-        const result = conn.toolsListResult(served.map((s) => s.tool), cache);
-        // The SDK's own cache hint fills `ttlMs` / `cacheScope` where the revision has them.
-        return result;
+        // `cache` reaches the core's toolsListResult (contract v2: ttlMs / cacheScope from
+        // 2026-07-28); a core without it ignores the argument and the SDK's own cache hint fills
+        // the fields (ttlMs 0, private).
+        return conn.toolsListResult(
+          served.map((s) => s.tool),
+          cache,
+        );
       } finally {
         conn.free();
       }

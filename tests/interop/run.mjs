@@ -32,9 +32,11 @@ if (havePython) {
   console.log(`interop: Python endpoints not present (${here}py/, ${python}): TS pairs only`);
 }
 
+// Same-SDK TS pairs (v1↔v1, v2↔v2) run in process in ts/adapter.test.mjs; here every other pair.
 const jobs = [];
 for (const server of servers) {
   for (const client of clients) {
+    if (server.name === client.name && server.name.startsWith("ts-")) continue;
     for (const apps of [false, true]) {
       for (const revision of client.revisions.filter((r) => server.revisions.includes(r))) {
         const args = [...client.cmd.slice(1), "--revision", revision, ...(apps ? ["--apps"] : []), "--", ...server.cmd, ...(apps ? ["--apps"] : [])];
@@ -44,7 +46,48 @@ for (const server of servers) {
   }
 }
 
-function runJob(job) {
+// Streamable HTTP on 127.0.0.1: each TS server once over HTTP, with each TS client, at the oldest
+// revision with the header, the newest initialize one, and 2026-07-28 where both reach it.
+for (const server of servers.filter((s) => s.name.startsWith("ts-"))) {
+  for (const client of clients.filter((c) => c.name.startsWith("ts-"))) {
+    for (const revision of ["2025-06-18", "2025-11-25", "2026-07-28"]) {
+      if (!server.revisions.includes(revision) || !client.revisions.includes(revision)) continue;
+      jobs.push({
+        label: `${server.name} server -> ${client.name} client over HTTP (apps)`,
+        cmd: client.cmd[0],
+        args: [...client.cmd.slice(1), "--revision", revision, "--apps", "--url"],
+        server: [...server.cmd, "--apps"],
+      });
+    }
+  }
+}
+
+// Starts an HTTP server endpoint on a free port; resolves with its URL once it listens.
+function startHttpServer(cmd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0], [...cmd.slice(1), "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => {
+      err += d;
+      const m = /listening on (\S+)/.exec(err);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+}
+
+async function runJob(job) {
+  if (job.server) {
+    let started;
+    try {
+      started = await startHttpServer(job.server);
+    } catch (e) {
+      return { job, code: -1, out: "", err: e.message };
+    }
+    const result = await runJob({ ...job, server: undefined, args: [...job.args, started.url] });
+    started.child.kill();
+    return result;
+  }
   return new Promise((resolve) => {
     const child = spawn(job.cmd, job.args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

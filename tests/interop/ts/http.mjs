@@ -29,7 +29,16 @@ export function listenFetch(port, fetchHandler) {
       res.end();
     }
   });
+  keepIdleSockets(server);
   server.listen(port, "127.0.0.1");
+  return server;
+}
+
+/** Keeps idle keep-alive sockets open longer than a slow client's pause: with Node's 5 s default
+ * the server may close a socket just as the client's fetch reuses it ("fetch failed"). */
+export function keepIdleSockets(server) {
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 121_000;
   return server;
 }
 

@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveTools } from "mcp-outputs/sdk";
 import { servedTools, serverCapabilities, uiResources } from "./fixtures.mjs";
-import { parseArgs } from "./http.mjs";
+import { keepIdleSockets, parseArgs } from "./http.mjs";
 
 const opts = parseArgs(process.argv.slice(2));
 
@@ -31,7 +31,7 @@ function makeServer() {
 if (opts.http) {
   // One Server per session, as the SDK's sessionful Streamable HTTP examples do.
   const sessions = new Map();
-  createServer(async (req, res) => {
+  const http = createServer(async (req, res) => {
     try {
       const id = req.headers["mcp-session-id"];
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
@@ -48,7 +48,10 @@ if (opts.http) {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     }
-  }).listen(Number(opts.http), "127.0.0.1");
+  });
+  keepIdleSockets(http).listen(Number(opts.http), "127.0.0.1", () => {
+    process.stderr.write(`listening on http://127.0.0.1:${http.address().port}/mcp\n`);
+  });
 } else {
   await makeServer().connect(new StdioServerTransport());
 }

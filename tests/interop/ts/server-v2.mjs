@@ -26,7 +26,8 @@ function factory() {
 
 if (opts.http) {
   const handler = createMcpHandler(factory);
-  listenFetch(Number(opts.http), (request) => handler.fetch(request));
+  const http = listenFetch(Number(opts.http), (request) => handler.fetch(request));
+  http.on("listening", () => process.stderr.write(`listening on http://127.0.0.1:${http.address().port}/mcp\n`));
 } else {
   serveStdio(factory);
 }
