@@ -293,10 +293,13 @@ export async function connectTools(client, transport, options = {}) {
     entries.push(...page.tools);
     cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
   } while (cursor !== undefined);
+  // Server output is untrusted: every entry is accepted (validated, schemas compiled) first, so
+  // a bad one is the package's typed error.
+  const tools = new McpOutputsClient(sdk, conn, entries, clientCapabilities);
   // The SDK's callTool validates structured results against the output schemas it learnt from
   // its own typed listTools: let it learn them, so its validation runs.
   await sdk.listTools();
-  return new McpOutputsClient(sdk, conn, entries, clientCapabilities);
+  return tools;
 }
 
 /** The tools of one connection by name; `call` plans, calls through the SDK, checks and routes. */

@@ -218,3 +218,20 @@ for (const [label, makeClient, Mem, makeServer] of [
     await client.close();
   });
 }
+
+test("client side: a server's bad tools/list is the package's typed error; bad arguments too", async () => {
+  const server = new ServerV2(info, { capabilities: { tools: {} } });
+  server.setRequestHandler("tools/list", () => ({
+    tools: [{ name: "t", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: 5 } } } }],
+  }));
+  const [serverSide, clientSide] = MemV2.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new ClientV2(info, {});
+  await assert.rejects(
+    connectTools(client, clientSide, { protocolVersion: "2025-11-25" }),
+    (e) => e instanceof McpOutputsError && e.code === "invalid-schema" && e.path.startsWith("/outputSchema"),
+  );
+  await client.close();
+  await assert.rejects(connectTools({}, clientSide), (e) => e instanceof McpOutputsError && e.code === "malformed");
+  await assert.rejects(connectTools(new ClientV2(info, {}), null), (e) => e instanceof McpOutputsError && e.code === "malformed");
+});
