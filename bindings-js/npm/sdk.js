@@ -31,8 +31,10 @@ export class McpOutputsRpcError extends Error {
   }
 }
 
-/** A package error as the JSON-RPC error the SDK sends (-32602 for client-side codes too: the
- * request or the tool's own output was at fault, as the core classifies it). */
+/** A package error as the JSON-RPC error the SDK sends: the core's JSON-RPC error where it
+ * classifies one (a bad request, an invalid output); otherwise -32603 (the server's own inputs,
+ * such as what a tool produced, were malformed), with `data.mcpOutputsCode` either way. Anything
+ * that is not a package error is returned unchanged. */
 export function toRpcError(error) {
   if (!(error instanceof McpOutputsError)) return error;
   const rpc = error.toJsonRpcError() ?? {
@@ -135,10 +137,7 @@ export function serveTools(server, tools, options = {}) {
         // `cache` reaches the core's toolsListResult (contract v2: ttlMs / cacheScope from
         // 2026-07-28); a core without it ignores the argument and the SDK's own cache hint fills
         // the fields (ttlMs 0, private).
-        return conn.toolsListResult(
-          served.map((s) => s.tool),
-          cache,
-        );
+        return conn.toolsListResult(served.map((s) => s.tool), cache);
       } finally {
         conn.free();
       }
