@@ -151,7 +151,8 @@ test("errors thrown for the SDK carry a numeric code and data.mcpOutputsCode", (
   assert.equal(e.data.mcpOutputsCode, "malformed");
 });
 
-test("2026-12-01: the v2 client refuses the revision at connect (documented limitation); v1 cannot leave initialize", async () => {
+test("2026-12-01 (documented limitation): the v2 server refuses the revision; the v2 client takes the pin and the raw tools/list, then rejects a result without content", async () => {
+  // The v2 server (serveStdio) does not offer 2026-12-01 in server/discover: -32022.
   const [serverSide, clientSide] = MemV2.createLinkedPair();
   serveStdio(
     () => {
@@ -161,8 +162,34 @@ test("2026-12-01: the v2 client refuses the revision at connect (documented limi
     },
     { transport: serverSide },
   );
-  const sdk = new ClientV2(info, { capabilities: clientCapabilities(false) });
-  await assert.rejects(connectTools(sdk, clientSide, { protocolVersion: "2026-12-01" }), /2026-12-01/);
+  await assert.rejects(
+    connectTools(new ClientV2(info, {}), clientSide, { protocolVersion: "2026-12-01" }),
+    (e) => e.code === -32022 && /Unsupported protocol version: 2026-12-01/.test(e.message),
+  );
+  // A peer that does speak 2026-12-01: the package's core answering each request itself.
+  const [peer, clientEnd] = MemV2.createLinkedPair();
+  const conn = new Connection({ protocolVersion: "2026-12-01" });
+  const entry = servedTools.find((s) => s.tool.name === "list_regions");
+  const tool = declareTool(entry.tool);
+  const cacheable = { ttlMs: 0, cacheScope: "private" };
+  peer.onmessage = async (message) => {
+    if (!("id" in message) || !message.method) return;
+    const result =
+      message.method === "server/discover"
+        ? { resultType: "complete", supportedVersions: ["2026-12-01"], capabilities: { tools: {} }, serverInfo: info, ...cacheable }
+        : message.method === "tools/list"
+          ? { ...conn.toolsListResult([tool]), ...cacheable }
+          : tool.respond(conn, message.params.requestedOutputs, await entry.call());
+    await peer.send({ jsonrpc: "2.0", id: message.id, result });
+  };
+  await peer.start();
+  const client = new ClientV2(info, {});
+  const tools = await connectTools(client, clientEnd, { protocolVersion: "2026-12-01" });
+  assert.equal(tools.protocolVersion, "2026-12-01");
+  assert.deepEqual(tools.entries[0].outputVariants, entry.tool.outputVariants, "the raw entry keeps outputVariants");
+  await assert.rejects(tools.call("list_regions", {}), /Invalid result for tools\/call[\s\S]*"content"/);
+  await client.close();
+  // v1 cannot leave initialize at all.
   const [, v1Side] = MemV1.createLinkedPair();
   await assert.rejects(
     connectTools(new ClientV1(info, {}), v1Side, { protocolVersion: "2026-07-28" }),
