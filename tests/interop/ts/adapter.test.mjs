@@ -105,15 +105,18 @@ for (const [label, pair] of Object.entries(pairs)) {
     await sdk.close();
   });
 
-  test(`${label}: a tool whose call throws is the SDK's error; the server keeps serving`, async () => {
+  test(`${label}: a tool whose call throws, or produces garbage, is the SDK's error; the server keeps serving`, async () => {
     const failing = {
       tool: { ...toolsFixture.tools[3], name: "failing" },
       call: async () => {
         throw new Error("backend down");
       },
     };
-    const { sdk, tools } = await pair({ tools: [...servedTools, failing] });
+    const garbage = { tool: { ...toolsFixture.tools[3], name: "garbage" }, call: async () => ({ outputs: 5 }) };
+    const { sdk, tools } = await pair({ tools: [...servedTools, failing, garbage] });
     await assert.rejects(tools.call("failing", {}), /backend down/);
+    // What a tool produced is untrusted too: the package's typed code reaches the client.
+    await assert.rejects(tools.call("garbage", {}), (e) => e.code === -32603 && e.data?.mcpOutputsCode === "malformed");
     const { route } = await tools.call("list_regions", {});
     assert.equal(route.model.length, 1);
     await sdk.close();
