@@ -3,7 +3,7 @@
 // printing one JSON line per run. Exit 0 whatever the runs gave; non-zero only on a crash.
 import { McpOutputsError } from "mcp-outputs";
 import { connectTools } from "mcp-outputs/sdk";
-import { BROKEN_TOOL, catalogue, clientCapabilities, toolArguments } from "./fixtures.mjs";
+import { APPS, BROKEN_TOOL, catalogue, clientCapabilities, toolArguments } from "./fixtures.mjs";
 import { parseArgs } from "./http.mjs";
 
 const print = (run, ok, detail) => process.stdout.write(`${JSON.stringify({ run, ok, detail })}\n`);
@@ -67,20 +67,22 @@ export async function runClient({ sdkName, makeClient, stdioTransport, httpTrans
           continue;
         }
         let problem = modelRouteProblem(plan, route);
-        // The Apps path: with Apps negotiated, a tool that names a View gets a View payload, and
-        // its ui:// resource reads through the SDK.
+        // The Apps path: where Apps reached the wire from both sides (the Python SDK's server
+        // drops `capabilities.extensions` from 2025-era initialize results), a tool that names a
+        // View gets a View payload, and its ui:// resource reads through the SDK; elsewhere none.
         const uri = tools.entries.find((t) => t.name === name)?._meta?.ui?.resourceUri;
-        if (problem === null && opts.apps && typeof uri === "string") {
+        const appsNegotiated = tools.connection.negotiated.includes(APPS);
+        if (problem === null && appsNegotiated && typeof uri === "string") {
           if (!route.view) problem = `Apps negotiated but no View payload for ${uri}`;
           else {
             const read = await client.readResource({ uri });
             const html = read.contents?.find((c) => c.uri === uri);
             if (html?.mimeType !== "text/html;profile=mcp-app") problem = `resources/read ${uri}: no mcp-app document`;
           }
-        } else if (problem === null && !opts.apps && route.view) {
+        } else if (problem === null && !appsNegotiated && route.view) {
           problem = "a View payload without Apps negotiated";
         }
-        const routed = `model=[${route.model.map(key)}] user=[${route.user.map(key)}] programmatic=[${route.programmatic.map(key)}] view=${route.view ? "yes" : "no"}`;
+        const routed = `apps=${appsNegotiated ? "negotiated" : "no"} model=[${route.model.map(key)}] user=[${route.user.map(key)}] programmatic=[${route.programmatic.map(key)}] view=${route.view ? "yes" : "no"}`;
         print(run, problem === null, problem ?? `requested=${plan.requestedOutputs ? plan.requestedOutputs.map(key).join(",") : "(legacy)"} ${routed}`);
       } catch (e) {
         if (e instanceof McpOutputsError) {
