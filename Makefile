@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo lint walkthrough \
-	test-diff fuzz-diff fuzz fuzz-smoke fuzz-tools
+.PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
+	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-tools
 
-test: rust-tools lint test-rust test-js test-py test-diff fuzz-smoke test-demo
+test: rust-tools lint test-rust test-js test-py test-diff fuzz-smoke test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -72,6 +72,12 @@ fuzz: fuzz-tools
 # The browser end-to-end scenarios of the web demo (headless Chromium).
 test-demo:
 	$(MAKE) -C web-demo test
+
+# The SDK adapters with the real MCP SDKs (pinned): adapter tests, the interop round trips
+# (`interop: N passed, M failed`) and the official conformance harness. After the bindings are built.
+test-interop:
+	$(MAKE) -C bindings-js build
+	$(MAKE) -C tests/interop test
 
 # The prototype: the terminal walkthrough of PLAN-1..15, then the web demo served on 127.0.0.1.
 demo: walkthrough

@@ -537,6 +537,23 @@ export function bind(load) {
     }
   }
 
+  /** A bare JSON Schema compiled once by the core; `validate` as many instances as needed. */
+  class CompiledSchema extends Handle {
+    /** The error of the first violation (`schema-violation`, `path` = its JSON Pointer in the
+     * instance), or `null` when the instance is valid. Never throws for an invalid instance. */
+    validate(instance) {
+      own(this, CompiledSchema, "CompiledSchema");
+      const text = serialize(instance, "instance", this._limits);
+      try {
+        call(() => this._handle().validate(text));
+        return null;
+      } catch (e) {
+        if (e instanceof McpOutputsError && e.code === "schema-violation") return e;
+        throw e;
+      }
+    }
+  }
+
   // A hidden hook for the tests of R-3: makes the engine trap (a Rust panic) through the same
   // path every call takes. Symbol-keyed: in no export list and no typing.
   Object.defineProperty(Connection, Symbol.for("mcp-outputs.forceTrapForTest"), {
@@ -551,6 +568,15 @@ export function bind(load) {
     ServerTool,
     ReceivedTool,
     declareTool: (tool, options) => ServerTool.declare(tool, options),
+    /** Compiles a bare JSON Schema once (the core's rules: 2020-12 default, no external $ref). */
+    compileSchema: (schema, options) => {
+      const lib = library(options);
+      const schemaText = serialize(schema, "schema", lib.limits);
+      const make = () => new engine.raw.RawSchema(schemaText, lib.text);
+      const compiled = new CompiledSchema()._init(make, call(make));
+      compiled._limits = lib.limits;
+      return compiled;
+    },
     /** Declares every tool of a tools/list; `options.legacyByTool` maps a tool name to its legacy options. */
     declareTools: (tools, options) => {
       const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool"]);

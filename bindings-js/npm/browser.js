@@ -32,6 +32,7 @@ export const {
   acceptTool,
   discoverTools,
   migrateTool,
+  compileSchema,
   runOperation,
   contractOperations,
 } = api;

@@ -432,6 +432,19 @@ export declare function migrateTool(
   libraryOptions?: LibraryOptions,
 ): MigrateResult;
 
+/** A bare JSON Schema compiled once by the core (same dialects, `$ref` rules and limits as a
+ * declared tool's schemas). */
+export declare class CompiledSchema {
+  private constructor();
+  /** `null` when `instance` is valid, else the `schema-violation` error of the first violation,
+   * whose `path` is its JSON Pointer in the instance (returned, not thrown). */
+  validate(instance: unknown): McpOutputsError | null;
+  free(): void;
+}
+/** Compiles a JSON Schema once (throws `McpOutputsError`: `invalid-schema`, `external-ref`,
+ * `limit-exceeded`, `malformed`). */
+export declare function compileSchema(schema: JsonValue, options?: LibraryOptions): CompiledSchema;
+
 export type OperationName =
   | "declare"
   | "advertise"

@@ -23,6 +23,7 @@ export const {
   acceptTool,
   discoverTools,
   migrateTool,
+  compileSchema,
   runOperation,
   contractOperations,
 } = api;

@@ -384,3 +384,34 @@ pub fn contract_operations() -> String {
         .collect();
     serde_json::json!({"operations": operations, "commonFields": mcp_outputs::ops::COMMON_FIELDS}).to_string()
 }
+
+/// A bare JSON Schema compiled once by the core (same dialects, `$ref` rules and limits as a
+/// declared tool's schemas), then used for any number of validations.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawSchema {
+    inner: mcp_outputs::schema::CompiledSchema,
+    config: Arc<Config>,
+}
+
+#[wasm_bindgen]
+impl RawSchema {
+    /// Compiles `schema` (JSON text); `options`: `{extensions?, limits?}` (JSON text).
+    #[wasm_bindgen(constructor)]
+    pub fn new(schema: String, options: Option<String>) -> JsResult<RawSchema> {
+        lift((|| {
+            let config = config_from(options)?;
+            let value = config.limits.parse_text(&schema, "schema")?;
+            Ok(RawSchema { inner: mcp_outputs::schema::CompiledSchema::compile(&value, "")?, config })
+        })())
+    }
+
+    /// Validates an instance (JSON text): `schema-violation` whose path is the JSON Pointer of
+    /// the first failing location in the instance.
+    pub fn validate(&self, instance: String) -> JsResult<()> {
+        lift((|| {
+            let value = self.config.limits.parse_text(&instance, "instance")?;
+            self.inner.validate(&value, "", "instance")
+        })())
+    }
+}

@@ -59,6 +59,8 @@ test("npm pack: the tarball holds exactly the package files", () => {
     "index.d.ts",
     "node.js",
     "package.json",
+    "sdk.d.ts",
+    "sdk.js",
     "wasm/node/mcp_outputs_js.js",
     "wasm/node/mcp_outputs_js_bg.wasm",
     "wasm/web/mcp_outputs_js.js",
@@ -80,6 +82,11 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   // The types resolve from the installed package (exports "types" condition).
   const pkg = JSON.parse(readFileSync(join(project, "node_modules/mcp-outputs/package.json"), "utf8"));
   assert.equal(pkg.exports["."].types, "./index.d.ts");
+  // The SDK adapters' subpath loads without any SDK installed (they are optional peers).
+  writeFileSync(join(project, "sdk.mjs"), `import * as s from "mcp-outputs/sdk";\nconsole.log(JSON.stringify(Object.keys(s).sort()));\n`);
+  const sdkExports = JSON.parse(execFileSync("node", ["sdk.mjs"], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(sdkExports, ["McpOutputsClient", "McpOutputsRpcError", "connectTools", "jsonSchemaValidator", "serveTools", "toRpcError"]);
+  assert.equal(pkg.exports["./sdk"].types, "./sdk.d.ts");
   assert.equal(pkg.sideEffects, false);
 });
 

@@ -1,0 +1,366 @@
+// `mcp-outputs/sdk`: adapters for the official MCP TypeScript SDKs (`@modelcontextprotocol/server`
+// and `/client` 2.x, the low-level `Server` / `Client` of `@modelcontextprotocol/sdk` 1.x). They
+// only translate between the SDK objects and this package's API: which revision a request is on,
+// which capabilities were on the wire, and how an error travels. Every protocol decision
+// (projection, selection, validation, routing) is the core's. The SDKs are optional peer
+// dependencies: nothing here imports them; the adapters work on the instances they are given.
+import { Connection, McpOutputsError, ServerTool, acceptTool, compileSchema } from "mcp-outputs";
+
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+
+// A params schema that keeps every field: the SDKs' own `tools/call` schema strips
+// `requestedOutputs` before the handler sees it. v2 takes a Standard Schema; v1 reads a Zod-3-like
+// object (`shape.method._def.value`, `safeParse`).
+const keepAll = { "~standard": { version: 1, vendor: "mcp-outputs", validate: (value) => ({ value }) } };
+const keepAllV1 = (method) => ({
+  shape: { method: { _def: { value: method } } },
+  safeParse: (data) => ({ success: true, data }),
+  parse: (data) => data,
+});
+
+/** The error an adapter throws for the SDK to send: a numeric JSON-RPC `code`, the message once
+ * (the SDK error classes prefix theirs; the client's SDK builds its own error type from the wire),
+ * and `data.mcpOutputsCode`. */
+export class McpOutputsRpcError extends Error {
+  constructor(rpc, cause) {
+    super(rpc.message, { cause });
+    this.name = "McpOutputsRpcError";
+    this.code = rpc.code;
+    this.data = rpc.data;
+  }
+}
+
+/** A package error as the JSON-RPC error the SDK sends: the core's JSON-RPC error where it
+ * classifies one (a bad request, an invalid output); otherwise -32603 (the server's own inputs,
+ * such as what a tool produced, were malformed), with `data.mcpOutputsCode` either way. Anything
+ * that is not a package error is returned unchanged. */
+export function toRpcError(error) {
+  if (!(error instanceof McpOutputsError)) return error;
+  const rpc = error.toJsonRpcError() ?? {
+    code: -32603,
+    message: error.message,
+    data: { mcpOutputsCode: error.code, ...(error.path ? { path: error.path } : {}) },
+  };
+  return new McpOutputsRpcError(rpc, error);
+}
+
+// A request header as the SDK exposes it: v2 `ctx.http.req` (a fetch Request), v1 `extra.requestInfo.headers`.
+function headerOf(ctx, name) {
+  const value = ctx?.http?.req?.headers?.get?.(name) ?? ctx?.requestInfo?.headers?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function sdkServerOf(server) {
+  // McpServer (v1 and v2) wraps the low-level Server as `.server`.
+  const inner = server && typeof server.setRequestHandler !== "function" && server.server ? server.server : server;
+  if (!inner || typeof inner.setRequestHandler !== "function") {
+    throw new McpOutputsError("malformed", "serveTools: expected an MCP SDK Server or McpServer");
+  }
+  return inner;
+}
+
+// v2 dispatches on method strings and exposes the per-request context; v1 dispatches on Zod schemas.
+const isV2 = (server) => typeof server.getNegotiatedProtocolVersion === "function";
+
+function asServerTool(entry, index, options) {
+  if (entry === null || typeof entry !== "object") {
+    throw new McpOutputsError("malformed", `tools/${index}: expected {tool, call}`, `/${index}`);
+  }
+  if (typeof entry.call !== "function") {
+    throw new McpOutputsError("malformed", `tools/${index}: call must be a function`, `/${index}/call`);
+  }
+  const tool =
+    entry.tool instanceof ServerTool
+      ? entry.tool
+      : ServerTool.declare(entry.tool, { ...options, ...(entry.legacy ? { legacy: entry.legacy } : {}) });
+  return { tool, call: entry.call };
+}
+
+/**
+ * Serves `tools/list` and `tools/call` on an SDK server for tools declared with `outputVariants`.
+ * `tools`: `[{ tool: declaration | ServerTool, legacy?, call(args, ctx) → ProducedOutputs }]`.
+ * Declarations are validated and compiled here, once; a bad one throws `McpOutputsError`.
+ */
+export function serveTools(server, tools, options = {}) {
+  const sdk = sdkServerOf(server);
+  if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "serveTools: tools must be an array");
+  const libraryOptions = { extensions: options.extensions, limits: options.limits };
+  const served = tools.map((entry, i) => asServerTool(entry, i, libraryOptions));
+  const byName = new Map(served.map((s) => [s.tool.name, s]));
+  if (byName.size !== served.length) throw new McpOutputsError("malformed", "serveTools: two tools share a name");
+  const cache = options.cache ?? { ttlMs: 0, cacheScope: "private" };
+
+  // What the last `initialize` put on the wire (2025-era connections): the version the server
+  // answered and the capabilities it sent, with the client's capabilities from the request.
+  let handshake = null;
+  const handlers = sdk._requestHandlers;
+  const initialize = handlers instanceof Map ? handlers.get("initialize") : undefined;
+  if (initialize) {
+    handlers.set("initialize", async (request, extra) => {
+      const result = await initialize(request, extra);
+      handshake = {
+        protocolVersion: result?.protocolVersion,
+        serverCapabilities: result?.capabilities ?? {},
+        clientCapabilities: request?.params?.capabilities ?? {},
+      };
+      return result;
+    });
+  }
+
+  function connectionFor(ctx) {
+    const envelope = ctx?.mcpReq?.envelope;
+    const serverCapabilities = sdk.getCapabilities?.() ?? {};
+    if (envelope && envelope[PROTOCOL_VERSION_KEY] !== undefined) {
+      // 2026-07-28 on: the request carries its revision and the client's capabilities.
+      const _meta = { [PROTOCOL_VERSION_KEY]: envelope[PROTOCOL_VERSION_KEY] };
+      if (envelope[CLIENT_CAPABILITIES_KEY] !== undefined) _meta[CLIENT_CAPABILITIES_KEY] = envelope[CLIENT_CAPABILITIES_KEY];
+      return Connection.fromRequest({ _meta }, serverCapabilities, libraryOptions);
+    }
+    const init = handshake ?? {
+      // A stateless HTTP request never saw `initialize` on this instance: its version is the
+      // MCP-Protocol-Version header the client sent, and no client capabilities were sent.
+      protocolVersion: sdk.getNegotiatedProtocolVersion?.() ?? headerOf(ctx, "mcp-protocol-version"),
+      serverCapabilities,
+      clientCapabilities: sdk.getClientCapabilities?.() ?? {},
+    };
+    if (typeof init.protocolVersion !== "string") {
+      throw new McpOutputsError("malformed", "no protocol version negotiated on this connection yet");
+    }
+    return Connection.negotiate(init, libraryOptions);
+  }
+
+  async function listTools(ctx) {
+    try {
+      const conn = connectionFor(ctx);
+      try {
+        // `cache` reaches the core's toolsListResult (contract v2: ttlMs / cacheScope from
+        // 2026-07-28); a core without it ignores the argument and the SDK's own cache hint fills
+        // the fields (ttlMs 0, private).
+        return conn.toolsListResult(served.map((s) => s.tool), cache);
+      } finally {
+        conn.free();
+      }
+    } catch (e) {
+      throw toRpcError(e);
+    }
+  }
+
+  async function callTool(params, ctx) {
+    try {
+      const name = params?.name;
+      const entry = typeof name === "string" ? byName.get(name) : undefined;
+      if (!entry) {
+        throw new McpOutputsRpcError({ code: -32602, message: `Unknown tool: ${String(name)}`, data: {} });
+      }
+      const conn = connectionFor(ctx);
+      try {
+        const requested = params.requestedOutputs;
+        entry.tool.select(conn, requested); // a bad request fails before the tool runs
+        const produced = await entry.call(params.arguments ?? {}, ctx);
+        return entry.tool.respond(conn, requested, produced);
+      } finally {
+        conn.free();
+      }
+    } catch (e) {
+      throw toRpcError(e);
+    }
+  }
+
+  if (isV2(sdk)) {
+    sdk.setRequestHandler("tools/list", (_request, ctx) => listTools(ctx));
+    sdk.setRequestHandler("tools/call", { params: keepAll }, (params, ctx) => callTool(params, ctx));
+  } else {
+    sdk.setRequestHandler(keepAllV1("tools/list"), (_request, extra) => listTools(extra));
+    sdk.setRequestHandler(keepAllV1("tools/call"), (request, extra) => callTool(request.params, extra));
+  }
+  return { tools: served.map((s) => s.tool) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client side
+
+function sdkClientOf(client) {
+  if (!client || typeof client.request !== "function" || typeof client.callTool !== "function") {
+    throw new McpOutputsError("malformed", "expected an MCP SDK Client");
+  }
+  return client;
+}
+
+const clientIsV2 = (client) => typeof client.getDiscoverResult === "function";
+
+// v1's `request` needs a result schema (a Zod-3-like object; the result is kept whole).
+const keepAllResultV1 = { safeParse: (data) => ({ success: true, data }), parse: (data) => data };
+
+const MODERN = new Set(["2026-07-28", "2026-12-01"]);
+
+// Watches the opening exchange on the transport: what the client sent (`initialize` params, or the
+// per-request `_meta` of `server/discover`) and what the server answered. Neither SDK exposes the
+// wire values (v1 has no getter for the negotiated version; both parse the capabilities), and a
+// legacy pin must reach the wire in the `initialize` request.
+function watchOpening(transport, legacyPin) {
+  const seen = { clientCapabilities: undefined, result: undefined, method: undefined };
+  const pending = new Map();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (message && (message.method === "initialize" || message.method === "server/discover") && "id" in message) {
+      if (message.method === "initialize") {
+        if (legacyPin !== undefined) message = { ...message, params: { ...message.params, protocolVersion: legacyPin } };
+        seen.clientCapabilities = message.params?.capabilities;
+      } else {
+        seen.clientCapabilities = message.params?._meta?.[CLIENT_CAPABILITIES_KEY];
+      }
+      pending.set(message.id, message.method);
+    }
+    return send(message, options);
+  };
+  let onmessage;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () => onmessage,
+    set: (handler) => {
+      onmessage =
+        typeof handler === "function"
+          ? (message, extra) => {
+              if (message && "id" in message && pending.has(message.id) && message.result) {
+                seen.method = pending.get(message.id);
+                seen.result = message.result;
+                pending.delete(message.id);
+              }
+              return handler(message, extra);
+            }
+          : handler;
+    },
+  });
+  return seen;
+}
+
+/**
+ * Connects an SDK client over `transport` at `options.protocolVersion` (the SDK's own choice when
+ * absent), lists the server's tools with their raw tools/list entries kept (the SDKs' typed
+ * `listTools` drops `outputVariants`) and accepts each for the connection. The version and both
+ * sides' capabilities are read from what was on the wire. Returns an `McpOutputsClient`.
+ */
+export async function connectTools(client, transport, options = {}) {
+  const sdk = sdkClientOf(client);
+  if (!transport || typeof transport.send !== "function") {
+    throw new McpOutputsError("malformed", "connectTools: expected an SDK transport");
+  }
+  const { protocolVersion, extensions, limits } = options;
+  const libraryOptions = { extensions, limits };
+  const modern = typeof protocolVersion === "string" && MODERN.has(protocolVersion);
+  if (modern) {
+    if (!clientIsV2(sdk)) {
+      throw new McpOutputsError(
+        "unsupported-protocol-version",
+        `this SDK client negotiates through initialize only; ${protocolVersion} needs server/discover`,
+      );
+    }
+    sdk.setVersionNegotiation({ mode: { pin: protocolVersion } });
+  }
+  const seen = watchOpening(transport, modern ? undefined : protocolVersion);
+  await sdk.connect(transport);
+  let opening = seen.result && { ...seen, protocolVersion: seen.method === "initialize" ? seen.result.protocolVersion : protocolVersion };
+  if (!opening && clientIsV2(sdk) && sdk.getDiscoverResult()) {
+    // v2 runs its `server/discover` probe on a transport of its own; it keeps the result whole.
+    opening = {
+      protocolVersion: sdk.getNegotiatedProtocolVersion(),
+      result: sdk.getDiscoverResult(),
+      clientCapabilities: sdk._capabilities,
+    };
+  }
+  if (!opening) throw new McpOutputsError("malformed", "no initialize or server/discover result seen");
+  const clientCapabilities = opening.clientCapabilities ?? {};
+  const conn = Connection.negotiate(
+    {
+      protocolVersion: opening.protocolVersion,
+      clientCapabilities,
+      serverCapabilities: opening.result.capabilities ?? {},
+    },
+    libraryOptions,
+  );
+  const entries = [];
+  let cursor;
+  do {
+    const params = conn.requestParams(cursor === undefined ? {} : { cursor }, clientCapabilities);
+    const page = clientIsV2(sdk)
+      ? await sdk.request({ method: "tools/list", params }, keepAll)
+      : await sdk.request({ method: "tools/list", params }, keepAllResultV1);
+    if (!page || !Array.isArray(page.tools)) {
+      throw new McpOutputsError("malformed", "tools/list result: tools must be an array", "/tools");
+    }
+    entries.push(...page.tools);
+    cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
+  } while (cursor !== undefined);
+  // Server output is untrusted: every entry is accepted (validated, schemas compiled) first, so
+  // a bad one is the package's typed error.
+  const tools = new McpOutputsClient(sdk, conn, entries, clientCapabilities);
+  // The SDK's callTool validates structured results against the output schemas it learnt from
+  // its own typed listTools: let it learn them, so its validation runs.
+  await sdk.listTools();
+  return tools;
+}
+
+/** The tools of one connection by name; `call` plans, calls through the SDK, checks and routes. */
+export class McpOutputsClient {
+  constructor(client, connection, entries, clientCapabilities) {
+    this.client = client;
+    this.connection = connection;
+    /** The raw tools/list entries, as the server sent them. */
+    this.entries = entries;
+    this._clientCapabilities = clientCapabilities;
+    this._tools = new Map(entries.map((entry) => [entry?.name, acceptTool(entry, connection)]));
+  }
+  /** The negotiated protocol revision. */
+  get protocolVersion() {
+    return this.connection.protocolVersion;
+  }
+  /** The `ReceivedTool` of a listed tool. */
+  tool(name) {
+    const tool = this._tools.get(name);
+    if (!tool) throw new McpOutputsError("malformed", `tool not listed by the server: ${String(name)}`);
+    return tool;
+  }
+  /**
+   * Plans the call for `request` (`{mode}` or `{consumers}`), calls it through the SDK's
+   * `callTool` (the SDK's own result validation included), then checks and routes the result.
+   * Returns `{ plan, result, route }`. An invalid result throws `McpOutputsError`; a JSON-RPC
+   * error is the SDK's own error type (`ProtocolError` in v2, `McpError` in v1).
+   */
+  async call(name, args, request = { mode: "conversational" }, options) {
+    const tool = this.tool(name);
+    const plan = tool.plan(request);
+    const params = this.connection.toolsCallParams(name, args, plan, this._clientCapabilities);
+    const result = clientIsV2(this.client)
+      ? await this.client.callTool(params, options)
+      : await this.client.callTool(params, undefined, options);
+    const route = tool.route(plan.requestedOutputs, result);
+    return { plan, result, route };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The TS SDKs' `jsonSchemaValidator`, backed by the package's compiled schemas.
+
+/**
+ * A `jsonSchemaValidator` for the TS SDKs (`new Client(info, { jsonSchemaValidator })`): each
+ * schema compiled once by the core (same dialect rules and limits as the package), validated
+ * many times; `errorMessage` names the JSON Pointer of the first violation.
+ */
+export function jsonSchemaValidator(options = {}) {
+  const cache = new WeakMap();
+  return {
+    getValidator(schema) {
+      let compiled = schema !== null && typeof schema === "object" ? cache.get(schema) : undefined;
+      if (!compiled) {
+        compiled = compileSchema(schema, options);
+        if (schema !== null && typeof schema === "object") cache.set(schema, compiled);
+      }
+      return (input) => {
+        const error = compiled.validate(input);
+        if (error === null) return { valid: true, data: input, errorMessage: undefined };
+        return { valid: false, data: undefined, errorMessage: `${error.path || "/"}: ${error.message}` };
+      };
+    },
+  };
+}
