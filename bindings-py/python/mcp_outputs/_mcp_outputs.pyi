@@ -8,7 +8,7 @@ from mcp_outputs.types import (
     CallToolResult,
     ErrorCode,
     ExtensionDefinition,
-    JsonObject,
+    JsonInput,
     LimitOptions,
     Limits,
     Mode,
@@ -79,15 +79,15 @@ class Connection:
     @staticmethod
     def negotiate(
         protocol_version: str,
-        client_capabilities: JsonObject,
-        server_capabilities: JsonObject,
+        client_capabilities: JsonInput,
+        server_capabilities: JsonInput,
         *,
         config: Optional[Config] = None,
     ) -> "Connection": ...
     @staticmethod
     def from_request(
-        params: JsonObject,
-        server_capabilities: JsonObject,
+        params: JsonInput,
+        server_capabilities: JsonInput,
         *,
         config: Optional[Config] = None,
     ) -> "Connection": ...
@@ -100,12 +100,12 @@ class Connection:
     def tools_call_params(
         self,
         name: str,
-        arguments: Optional[JsonObject],
-        plan: Union[Plan, JsonObject],
-        client_capabilities: JsonObject,
+        arguments: Optional[JsonInput],
+        plan: Union[Plan, JsonInput],
+        client_capabilities: JsonInput,
     ) -> Dict[str, Any]: ...
-    def request_params(self, params: JsonObject, client_capabilities: JsonObject) -> Dict[str, Any]: ...
-    def tools_list_result(self, tools: Sequence[Union["ServerTool", JsonObject]]) -> Dict[str, Any]: ...
+    def request_params(self, params: JsonInput, client_capabilities: JsonInput) -> Dict[str, Any]: ...
+    def tools_list_result(self, tools: Sequence[Union["ServerTool", JsonInput]]) -> Dict[str, Any]: ...
 
 @final
 class ServerTool:
@@ -113,8 +113,8 @@ class ServerTool:
 
     @staticmethod
     def declare(
-        tool: Union[JsonObject, _Json],
-        legacy: Union[JsonObject, _Json, None] = None,
+        tool: Union[JsonInput, _Json],
+        legacy: Union[JsonInput, _Json, None] = None,
         *,
         config: Optional[Config] = None,
     ) -> "ServerTool": ...
@@ -131,7 +131,7 @@ class ServerTool:
         self,
         conn: Connection,
         requested_outputs: Optional[_Selectors],
-        produced: Union[ProducedOutputs, JsonObject],
+        produced: Union[ProducedOutputs, JsonInput],
     ) -> CallToolResult: ...
     def respond_text(self, conn: Connection, requested_outputs: Optional[_Json], produced: _Json) -> str: ...
 
@@ -140,7 +140,7 @@ class ReceivedTool:
     """A tool as received in tools/list on one connection, validated and compiled once."""
 
     @staticmethod
-    def accept(tool: Union[JsonObject, _Json], conn: Connection) -> "ReceivedTool": ...
+    def accept(tool: Union[JsonInput, _Json], conn: Connection) -> "ReceivedTool": ...
     @property
     def tool(self) -> Dict[str, Any]: ...
     @property
@@ -157,12 +157,12 @@ class ReceivedTool:
         require_schema: bool = False,
         schemas: bool = False,
     ) -> Plan: ...
-    def check(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> None: ...
-    def route(self, requested_outputs: _Requested, result: Union[JsonObject, _Json]) -> Route: ...
+    def check(self, requested_outputs: _Requested, result: Union[JsonInput, _Json]) -> None: ...
+    def route(self, requested_outputs: _Requested, result: Union[JsonInput, _Json]) -> Route: ...
 
-def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
+def run(op: str, input: Union[JsonInput, _Json]) -> Dict[str, Any]: ...
 def migrate_tool(
-    legacy_tool: Union[JsonObject, _Json],
+    legacy_tool: Union[JsonInput, _Json],
     *,
     programmatic_from_output_schema: bool = False,
     apps: bool = False,

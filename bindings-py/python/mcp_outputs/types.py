@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypeAlias, TypedDict, Union
+from typing import Any, Dict, List, Literal, Mapping, Optional, Protocol, Sequence, TypeAlias, TypedDict, Union
 
 __all__ = [
     "ErrorCode",
@@ -16,6 +16,8 @@ __all__ = [
     "Format",
     "JsonValue",
     "JsonObject",
+    "WireModel",
+    "JsonInput",
     "Selector",
     "OutputVariant",
     "ToolDeclaration",
@@ -86,6 +88,18 @@ Format: TypeAlias = Literal["content", "structured"]
 
 JsonValue: TypeAlias = Any
 JsonObject: TypeAlias = Mapping[str, Any]
+
+
+class WireModel(Protocol):
+    """A pydantic model, such as the MCP Python SDK's ``Tool``, ``CallToolResult`` or
+    ``ClientCapabilities``: accepted wherever a JSON object is, and read as the wire JSON it
+    stands for, ``model_dump(mode="json", by_alias=True, exclude_none=True)``."""
+
+    def model_dump(self, *, mode: str = ..., by_alias: Optional[bool] = ..., exclude_none: bool = ...) -> Dict[str, Any]: ...
+
+
+#: A JSON object given as a mapping or as a pydantic model.
+JsonInput: TypeAlias = Union[JsonObject, WireModel]
 
 
 class Selector(TypedDict):
