@@ -46,6 +46,13 @@ def test_typed_code_passes_mypy_strict() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_the_interop_endpoints_pass_mypy_strict() -> None:
+    # A run of their own: they are top-level scripts (server.py, client.py) beside each other.
+    endpoints = ROOT.parent / "tests" / "interop" / "py"
+    proc = run("-m", "mypy", "--strict", "--no-incremental", str(endpoints / "server.py"), str(endpoints / "client.py"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_rejects_a_wrong_error_code() -> None:
     """The stubs are precise enough to catch a typo (the check above cannot pass vacuously)."""
     proc = run(

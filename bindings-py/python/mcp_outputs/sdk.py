@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Literal, Optional, Union
 try:
     import mcp_types
     from mcp.client.session import ClientSession
-    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+    from mcp.server.context import HandlerResult, ServerRequestContext
     from mcp.server.lowlevel.server import Server
     from mcp.shared._stream_protocols import ReadStream, WriteStream
     from mcp.shared.exceptions import MCPError
@@ -33,7 +33,7 @@ try:
     from mcp_types import methods as _methods
     from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-    from pydantic import BaseModel, RootModel
+    from pydantic import BaseModel, RootModel, ValidationError
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'") from e
 
@@ -100,8 +100,7 @@ class _Registered:
 class OutputsServer:
     """Tools declared with ``outputVariants``, served through an ``mcp`` server.
 
-    ``install(server)`` adds a middleware (``server.middleware``, public on both ``Server`` and
-    ``MCPServer``) that answers ``tools/list`` with these tools next to the server's own, and
+    ``install(server)`` answers ``tools/list`` with these tools next to the server's own, and
     ``tools/call`` for these tools; every other request, and every other tool, goes to the
     server as before. Per request it reads the negotiated version (``ctx.protocol_version``),
     the client's capabilities (the ``initialize`` params, or from 2026-07-28 the request's
@@ -151,27 +150,31 @@ class OutputsServer:
 
     def install(self, server: Any) -> None:
         """Serves the tools on ``server``: an ``mcp.server.lowlevel.Server`` or an
-        ``mcp.server.mcpserver.MCPServer``. On a low-level server without ``tools/list`` /
-        ``tools/call`` handlers, empty ones are registered first, so that the server declares
-        the ``tools`` capability and the SDK still shapes each result's envelope."""
+        ``mcp.server.mcpserver.MCPServer``. The server's ``tools/list`` and ``tools/call``
+        handlers (when it has them) are wrapped, not replaced: ``tools/list`` lists these tools
+        first, then the server's own; ``tools/call`` of any other tool goes to the server's
+        handler. The SDK still runs its own request gate, params validation and result shaping
+        (the revision's wire model, cache fields, ``resultType``) around the adapter."""
         lowlevel = _lowlevel(server)
-        if lowlevel.get_request_handler("tools/list") is None:
-            lowlevel.add_request_handler("tools/list", mcp_types.PaginatedRequestParams, _no_tools)
-        if lowlevel.get_request_handler("tools/call") is None:
-            lowlevel.add_request_handler("tools/call", mcp_types.CallToolRequestParams, _unknown_tool)
-        self._server = lowlevel
-        lowlevel.middleware.append(self)
+        previous_list = lowlevel.get_request_handler("tools/list")
+        previous_call = lowlevel.get_request_handler("tools/call")
 
-    # The middleware (ServerMiddleware protocol).
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        if ctx.method == "tools/list":
-            return await self._list(ctx, call_next)
-        if ctx.method == "tools/call":
-            name = ctx.params.get("name") if isinstance(ctx.params, Mapping) else None
-            entry = self._tools.get(name) if isinstance(name, str) else None
+        async def list_tools(ctx: ServerRequestContext[Any, Any], params: Any) -> HandlerResult:
+            answered = await previous_list.handler(ctx, params) if previous_list is not None else {"tools": []}
+            return self._list(ctx, answered)
+
+        async def call_tool(ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams) -> HandlerResult:
+            entry = self._tools.get(params.name)
             if entry is not None:
                 return await self._call(ctx, entry)
-        return await call_next(ctx)
+            if previous_call is None:
+                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            return await previous_call.handler(ctx, params)
+
+        list_params = previous_list.params_type if previous_list is not None else mcp_types.PaginatedRequestParams
+        lowlevel.add_request_handler("tools/list", list_params, list_tools)
+        lowlevel.add_request_handler("tools/call", mcp_types.CallToolRequestParams, call_tool)
+        self._server = lowlevel
 
     def connection(self, ctx: ServerRequestContext[Any, Any]) -> Connection:
         """The :class:`Connection` of one request, from what is on the wire (raises
@@ -194,32 +197,29 @@ class OutputsServer:
         ``server/discover`` from 2026-07-28)."""
         if self._server is None:
             raise RuntimeError("OutputsServer.install(server) was not called")
-        caps = self._server.get_capabilities(protocol_version=version).model_dump(
-            by_alias=True, mode="json", exclude_none=True
-        )
+        caps = self._server.get_capabilities(protocol_version=version)
+        result: BaseModel
         if version in HANDSHAKE_PROTOCOL_VERSIONS:
-            sent = _methods.serialize_server_result(
-                "initialize",
-                version,
-                {"protocolVersion": version, "capabilities": caps, "serverInfo": {"name": "-", "version": ""}},
-            )
+            method = "initialize"
+            info = mcp_types.Implementation(name=self._server.name, version=self._server.version)
+            result = mcp_types.InitializeResult(protocol_version=version, capabilities=caps, server_info=info)
         else:
-            sent = _methods.serialize_server_result(
-                "server/discover", version, {"supportedVersions": [version], "capabilities": caps}
-            )
+            method = "server/discover"
+            result = mcp_types.DiscoverResult(supported_versions=[version], capabilities=caps)
+        wire = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        sent = _methods.serialize_server_result(method, version, wire)
         capabilities = sent.get("capabilities")
         return capabilities if isinstance(capabilities, dict) else {}
 
-    async def _list(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        # The server's own tools/list, shaped by the SDK (envelope, cache fields, cursor).
-        answered = await call_next(ctx)
+    def _list(self, ctx: ServerRequestContext[Any, Any], answered: HandlerResult) -> HandlerResult:
+        # The server's own answer, as set (a field the handler left unset stays unset).
         base: Dict[str, Any] = dict(_wire(answered))
         params = ctx.params if isinstance(ctx.params, Mapping) else {}
         if params.get("cursor") is not None:
             return base  # the adapter's tools are on the first page
         conn = self.connection(ctx)
         others = base.get("tools")
-        listed: List[Union[ServerTool, JsonObject]] = [entry.tool for entry in self._tools.values()]
+        listed: List[Union[ServerTool, JsonInput]] = [entry.tool for entry in self._tools.values()]
         if isinstance(others, list):
             listed.extend(others)
         try:
@@ -227,7 +227,13 @@ class OutputsServer:
         except McpOutputsError as e:
             raise to_mcp_error(e) from None
         base.update(result)
-        return base
+        # Handed back as the SDK's model, so that the SDK fills what neither side set the way
+        # it does for any handler: the cache fields from 2026-07-28 (the server's cache_hints,
+        # else its defaults) and resultType.
+        try:
+            return mcp_types.ListToolsResult.model_validate(base, by_name=False)
+        except ValidationError:
+            raise MCPError(code=INTERNAL_ERROR, message="the tools/list result is not valid") from None
 
     async def _call(self, ctx: ServerRequestContext[Any, Any], entry: _Registered) -> HandlerResult:
         conn = self.connection(ctx)
@@ -255,8 +261,8 @@ class OutputsServer:
 def _lowlevel(server: Any) -> Server[Any]:
     if isinstance(server, Server):
         return server
-    # MCPServer wraps a low-level Server and exposes no public accessor for it; its middleware
-    # list is that Server's. The SDK's own in-process Client reads the same attribute.
+    # MCPServer wraps a low-level Server and exposes no public accessor for it (nor a public
+    # add_request_handler); the SDK's own in-process Client reads the same attribute.
     inner = getattr(server, "_lowlevel_server", None)
     if isinstance(inner, Server):
         return inner
@@ -265,18 +271,10 @@ def _lowlevel(server: Any) -> Server[Any]:
 
 def _wire(result: HandlerResult) -> Mapping[str, Any]:
     if isinstance(result, BaseModel):
-        return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        return result.model_dump(by_alias=True, mode="json", exclude_none=True, exclude_unset=True)
     if isinstance(result, Mapping):
         return result
     return {}
-
-
-async def _no_tools(ctx: ServerRequestContext[Any, Any], params: Any) -> Dict[str, Any]:
-    return {"tools": []}
-
-
-async def _unknown_tool(ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams) -> HandlerResult:
-    raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,7 +384,8 @@ class OutputsClient:
         mode: Optional[Mode] = None,
         consumers: Optional[Sequence[Selector]] = None,
     ) -> CallOutcome:
-        """Plans the call (``mode``: conversational, code or apps), sends ``tools/call`` with
+        """Plans the call (``mode``: conversational by default, code, apps, …; or the
+        ``consumers`` the host wants), sends ``tools/call`` with
         the plan's ``requestedOutputs``, lets the SDK validate the result (its wire model and
         the advertised ``outputSchema``), then checks and routes it with the package.
 
@@ -398,7 +397,7 @@ class OutputsClient:
         tool = self.tools.get(name)
         if tool is None:
             raise KeyError(f"the server listed no usable tool {name!r}")
-        plan = tool.plan(mode, consumers)
+        plan = tool.plan("conversational" if mode is None and consumers is None else mode, consumers)
         params = self.connection.tools_call_params(
             name, dict(arguments) if arguments is not None else None, plan, self.client_capabilities
         )

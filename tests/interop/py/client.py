@@ -10,7 +10,9 @@ per mode (conversational, code, and apps with ``--apps``), calls it, checks and 
 one JSON object per line: ``{"run": "<tool>/<mode>/<R>", "ok": ..., "detail": ...}``. A run is
 ok when the result passed the SDK's own validation and the package's check, and the model route
 holds nothing that was not requested; for the broken tool, when the client got the SDK's
-JSON-RPC error carrying ``data.mcpOutputsCode``. A mode the package refuses to plan for a tool
+JSON-RPC error carrying ``data.mcpOutputsCode`` (where the revision carries structured output at
+all: before 2025-06-18 the tool advertises no ``outputSchema`` and its structured value is neither
+sent nor validated, LEG-2, so there the call must succeed like any other). A mode the package refuses to plan for a tool
 (a typed error before any call) is not a run. Exits 0 unless the client itself crashes.
 """
 
@@ -116,7 +118,7 @@ async def one_call(client: OutputsClient, run: str, name: str, mode: str, broken
     except (McpOutputsError, RuntimeError, ValueError) as e:
         line(run, False, f"{type(e).__name__}: {e}")
         return
-    if broken:
+    if broken and "outputSchema" in client.tools[name].tool:
         line(run, False, "the broken tool's result was accepted")
         return
     bad = unrequested_on_model_route(outcome)

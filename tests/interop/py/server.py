@@ -39,10 +39,9 @@ def load(name: str) -> Any:
 
 
 def broken_fallback(tools: List[Dict[str, Any]], produced: Dict[str, Any]) -> Dict[str, Any]:
-    """The fixtures' list_regions as ``broken_list_regions``, whose assistant content is fine and
-    whose assistant/structured value breaks its schema (its required fields are missing), and
-    whose content carries an image without data, so the core refuses it at every revision: a
-    schema violation where structured output exists (2025-06-18 on), a malformed block before."""
+    """The fixtures' list_regions as ``broken_list_regions``, whose assistant/structured value
+    breaks its schema (an object where an array of regions is declared): the package refuses to
+    send it wherever the revision carries structured output (2025-06-18 on)."""
     source = next(t for t in tools if t["name"] == "list_regions")
     tool = copy.deepcopy(source)
     tool["name"] = "broken_list_regions"
