@@ -93,6 +93,9 @@ def test_every_catalogue_tool_round_trips_at_every_revision(revision: str, apps:
                     for output in outcome.route["model"]:
                         assert output["audience"] == "assistant"
                     assert outcome.result.get("content"), "the Python SDK requires content"
+                    if name == "search_customers" and mode == "conversational":
+                        # The Apps path: the View's payload only where Apps reached the wire.
+                        assert (outcome.route["view"] is not None) == expect_apps
             assert calls >= len(TOOLS)
             # The broken tool: the package's error reaches the client as the SDK's JSON-RPC error
             # (before 2025-06-18 no structured output exists: its value is neither sent nor

@@ -127,7 +127,8 @@ async def one_call(client: OutputsClient, run: str, name: str, mode: str, broken
     if bad:
         line(run, False, f"unrequested on the model route: {bad} (requested {shown})")
     else:
-        line(run, True, f"requested {shown}; model route {len(outcome.route['model'])} output(s)")
+        view = "a View payload" if outcome.route["view"] is not None else "no View"
+        line(run, True, f"requested {shown}; model route {len(outcome.route['model'])} output(s); {view}")
 
 
 _ARGUMENTS: Optional[Dict[str, Any]] = None
