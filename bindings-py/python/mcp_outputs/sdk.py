@@ -16,26 +16,27 @@ decision. Errors of the package reach the peer as the SDK's JSON-RPC error (``MC
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Literal, Optional, Union
 
-try:
-    import mcp_types
-    from mcp.client.session import ClientSession
-    from mcp.server.context import HandlerResult, ServerRequestContext
-    from mcp.server.lowlevel.server import Server
-    from mcp.shared._stream_protocols import ReadStream, WriteStream
-    from mcp.shared.exceptions import MCPError
-    from mcp.shared.message import SessionMessage
-    from mcp_types import methods as _methods
-    from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
-    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-    from pydantic import BaseModel, RootModel, ValidationError
-except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'") from e
+if importlib.util.find_spec("mcp") is None:  # pragma: no cover - exercised only without the extra
+    raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'")
+
+import mcp_types
+from mcp.client.session import ClientSession
+from mcp.server.context import HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types import methods as _methods
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from pydantic import BaseModel, RootModel, ValidationError
 
 from ._errors import McpOutputsError
 from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool
