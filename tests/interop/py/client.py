@@ -43,7 +43,11 @@ APP_SETTINGS = {"mimeTypes": ["text/html;profile=mcp-app"]}
 MODEL_AUDIENCES = {"assistant"}
 
 
+PRINTED: set[str] = set()
+
+
 def line(run: str, ok: bool, detail: str) -> None:
+    PRINTED.add(run)
     print(json.dumps({"run": run, "ok": ok, "detail": detail}), flush=True)
 
 
@@ -62,6 +66,7 @@ def unrequested_on_model_route(outcome: CallOutcome) -> List[str]:
 
 async def run_all(args: argparse.Namespace) -> None:
     tools, _produced, broken = catalogue()
+    catalogue_arguments()[broken["tool"]["name"]] = broken.get("arguments", {})
     broken_name = broken["tool"]["name"]
     names = [t["name"] for t in tools] + [broken_name]
     modes = ["conversational", "code"] + (["apps"] if args.apps else [])
@@ -142,6 +147,13 @@ def catalogue_arguments() -> Dict[str, Any]:
     return _ARGUMENTS
 
 
+def leaves(error: BaseException) -> List[BaseException]:
+    """The exceptions inside (nested) exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+    return [error]
+
+
 def main(argv: List[str]) -> int:
     command: List[str] = []
     if "--" in argv:
@@ -155,7 +167,20 @@ def main(argv: List[str]) -> int:
     args.command = command
     if not args.url and not command:
         parser.error("give --url URL or -- <server command...>")
-    anyio.run(run_all, args)
+    try:
+        anyio.run(run_all, args)
+    except* (MCPError, McpOutputsError, RuntimeError, OSError) as failure:
+        # The session itself failed (the server does not speak R, went away, or answered
+        # something the SDK or the package refuses outside a call): every run not yet printed
+        # fails with the reason; that is a result, not a crash.
+        reason = "; ".join(f"{type(e).__name__}: {e}" for e in leaves(failure))
+        tools, _produced, broken = catalogue()
+        modes = ["conversational", "code"] + (["apps"] if args.apps else [])
+        for name in [t["name"] for t in tools] + [broken["tool"]["name"]]:
+            for mode in modes:
+                run = f"{name}/{mode}/{args.revision}"
+                if run not in PRINTED:
+                    line(run, False, f"session failed: {reason}"[:500])
     return 0
 
 

@@ -6,7 +6,8 @@ walkthrough catalogue through the package's adapter, ``mcp_outputs.sdk.OutputsSe
 stdio by default; Streamable HTTP on 127.0.0.1:PORT with ``--http``. The tools are the
 declarations of ``core/examples/fixtures/tools.json``, each answering with its outputs from
 ``produced.json``, plus one tool whose produced output violates its schema
-(``interop-broken.json`` when present, else :func:`broken_fallback`). ``--apps`` declares Apps
+(``interop-broken.json`` when present: ``{tool, legacy?, arguments, produced}``, else
+:func:`broken_fallback`). ``--apps`` declares Apps
 (``io.modelcontextprotocol/ui``) support and serves the ``ui://`` resources the fixtures name.
 The tools are served by the adapter alone: no protocol code here.
 """
@@ -50,7 +51,7 @@ def broken_fallback(tools: List[Dict[str, Any]], produced: Dict[str, Any]) -> Di
     for output in outputs:
         if output["format"] == "structured":
             output["structuredContent"] = {"unexpected": True}
-    return {"tool": tool, "produced": {"outputs": outputs}}
+    return {"tool": tool, "arguments": {}, "produced": {"outputs": outputs}}
 
 
 def catalogue() -> tuple[List[Dict[str, Any]], Dict[str, Any], Dict[str, Any]]:
@@ -75,7 +76,7 @@ def build(apps: bool) -> Server[Any]:
     outputs = OutputsServer()
     for declaration in tools:
         outputs.add_tool(declaration, answering(produced[declaration["name"]]))
-    outputs.add_tool(broken["tool"], answering(broken["produced"]))
+    outputs.add_tool(broken["tool"], answering(broken["produced"]), legacy=broken.get("legacy"))
 
     views = sorted({t["_meta"]["ui"]["resourceUri"] for t in tools if "ui" in (t.get("_meta") or {})})
 
