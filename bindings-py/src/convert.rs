@@ -224,8 +224,26 @@ impl<'py> Converter<'py> {
         if let Ok(f) = obj.cast::<PyFloat>() {
             return self.float(f.value());
         }
+        if is_wire_model(obj) {
+            return self.wire_model(obj, depth);
+        }
         let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
         Err(Failure::new(ErrorCode::Malformed, format!("a {name} is not a JSON value")))
+    }
+
+    /// A pydantic model (the MCP SDK's `Tool`, `CallToolResult`, …) read as the wire JSON it
+    /// stands for: `model_dump(mode="json", by_alias=True, exclude_none=True)`, the SDK's own
+    /// serialisation, then converted like any other value at the same level and with the same
+    /// limits. The dump is a fresh plain value, so it cannot be the model again.
+    fn wire_model(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+        let py = obj.py();
+        let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
+        let dumped = wire_dump(py, obj)
+            .map_err(|e| Failure::new(ErrorCode::Malformed, format!("a {name} could not be read as JSON: {e}")))?;
+        if dumped.is_exact_instance_of::<PyDict>() || dumped.is_exact_instance_of::<PyList>() {
+            return self.convert(&dumped, depth);
+        }
+        Err(Failure::new(ErrorCode::Malformed, format!("a {name} did not dump to a JSON object")))
     }
 
     fn string(&mut self, s: &Bound<'_, PyString>) -> Converted {
@@ -316,6 +334,21 @@ impl<'py> Converter<'py> {
         self.ancestors.pop();
         Ok(Value::Object(out))
     }
+}
+
+/// Whether `obj` is a pydantic (v2) model: its class carries the pydantic-core serializer. Duck
+/// typed, so that pydantic stays an optional dependency.
+pub(crate) fn is_wire_model(obj: &Bound<'_, PyAny>) -> bool {
+    obj.get_type().hasattr("__pydantic_serializer__").unwrap_or(false) && obj.hasattr("model_dump").unwrap_or(false)
+}
+
+/// The wire JSON of a pydantic model as plain Python objects.
+pub(crate) fn wire_dump<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("mode", "json")?;
+    kwargs.set_item("by_alias", true)?;
+    kwargs.set_item("exclude_none", true)?;
+    obj.call_method("model_dump", (), Some(&kwargs))
 }
 
 /// Converts one argument of the core with its limits; error paths are relative to the argument,

@@ -46,6 +46,13 @@ def test_typed_code_passes_mypy_strict() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_the_interop_endpoints_pass_mypy_strict() -> None:
+    # A run of their own: they are top-level scripts (server.py, client.py) beside each other.
+    endpoints = ROOT.parent / "tests" / "interop" / "py"
+    proc = run("-m", "mypy", "--strict", "--no-incremental", str(endpoints / "server.py"), str(endpoints / "client.py"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_rejects_a_wrong_error_code() -> None:
     """The stubs are precise enough to catch a typo (the check above cannot pass vacuously)."""
     proc = run(
@@ -68,7 +75,8 @@ def test_readme_python_block_runs() -> None:
     """The README's Python example runs as written (it cannot drift from the API)."""
     import re
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    # The SDK adapter's page has its own test (tests/test_sdk.py).
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("## With the official MCP Python SDK")[0]
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) == 1
     exec(compile(blocks[0], "README.md", "exec"), {})

@@ -14,6 +14,7 @@ from mcp_outputs.types import (
     JsonObject,
     LegacyOptions,
     ListCache,
+    JsonInput,
     LimitOptions,
     Limits,
     MigrateResult,
@@ -91,15 +92,15 @@ class Connection:
     @staticmethod
     def negotiate(
         protocol_version: str,
-        client_capabilities: JsonObject,
-        server_capabilities: JsonObject,
+        client_capabilities: JsonInput,
+        server_capabilities: JsonInput,
         *,
         config: Optional[Config] = None,
     ) -> "Connection": ...
     @staticmethod
     def from_request(
-        params: JsonObject,
-        server_capabilities: JsonObject,
+        params: JsonInput,
+        server_capabilities: JsonInput,
         *,
         config: Optional[Config] = None,
     ) -> "Connection": ...
@@ -112,14 +113,14 @@ class Connection:
     def tools_call_params(
         self,
         name: str,
-        arguments: Optional[JsonObject],
-        plan: Union[Plan, JsonObject],
-        client_capabilities: JsonObject,
+        arguments: Optional[JsonInput],
+        plan: Union[Plan, JsonInput],
+        client_capabilities: JsonInput,
     ) -> Dict[str, Any]: ...
-    def request_params(self, params: JsonObject, client_capabilities: JsonObject) -> Dict[str, Any]: ...
+    def request_params(self, params: JsonInput, client_capabilities: JsonInput) -> Dict[str, Any]: ...
     def tools_list_result(
         self,
-        tools: Sequence[Union["ServerTool", JsonObject]],
+        tools: Sequence[Union["ServerTool", JsonInput]],
         *,
         cache: Optional[ListCache] = None,
     ) -> ToolsListResult: ...
@@ -130,8 +131,8 @@ class ServerTool:
 
     @staticmethod
     def declare(
-        tool: Union[JsonObject, _Json],
-        legacy: Union[JsonObject, _Json, None] = None,
+        tool: Union[JsonInput, _Json],
+        legacy: Union[JsonInput, _Json, None] = None,
         *,
         config: Optional[Config] = None,
     ) -> "ServerTool": ...
@@ -148,7 +149,7 @@ class ServerTool:
         self,
         conn: Connection,
         requested_outputs: Optional[_Selectors],
-        produced: Union[ProducedOutputs, JsonObject],
+        produced: Union[ProducedOutputs, JsonInput],
     ) -> CallToolResult: ...
     def respond_text(self, conn: Connection, requested_outputs: Optional[_Json], produced: _Json) -> str: ...
 
@@ -157,7 +158,7 @@ class ReceivedTool:
     """A tool as received in tools/list on one connection, validated and compiled once."""
 
     @staticmethod
-    def accept(tool: Union[JsonObject, _Json], conn: Connection) -> "ReceivedTool": ...
+    def accept(tool: Union[JsonInput, _Json], conn: Connection) -> "ReceivedTool": ...
     @property
     def tool(self) -> Dict[str, Any]: ...
     @property
@@ -177,21 +178,21 @@ class ReceivedTool:
     def check(
         self,
         requested_outputs: _Requested,
-        result: Union[JsonObject, _Json],
+        result: Union[JsonInput, _Json],
         *,
         legacy_structured: Optional[str] = None,
     ) -> CheckAnswer: ...
     def route(
         self,
         requested_outputs: _Requested,
-        result: Union[JsonObject, _Json],
+        result: Union[JsonInput, _Json],
         *,
         legacy_structured: Optional[str] = None,
     ) -> Union[Route, InputRequiredRoute]: ...
 
-def run(op: str, input: Union[JsonObject, _Json]) -> Dict[str, Any]: ...
+def run(op: str, input: Union[JsonInput, _Json]) -> Dict[str, Any]: ...
 def migrate_tool(
-    legacy_tool: Union[JsonObject, _Json],
+    legacy_tool: Union[JsonInput, _Json],
     *,
     programmatic_from_output_schema: bool = False,
     apps: bool = False,

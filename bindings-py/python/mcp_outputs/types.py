@@ -11,6 +11,7 @@ from typing import (
     Literal,
     Mapping,
     Optional,
+    Protocol,
     Sequence,
     TypeAlias,
     TypedDict,
@@ -32,6 +33,8 @@ __all__ = [
     "Format",
     "JsonValue",
     "JsonObject",
+    "WireModel",
+    "JsonInput",
     "Selector",
     "OutputVariant",
     "ToolDeclaration",
@@ -112,6 +115,18 @@ Format: TypeAlias = Literal["content", "structured"]
 
 JsonValue: TypeAlias = Any
 JsonObject: TypeAlias = Mapping[str, Any]
+
+
+class WireModel(Protocol):
+    """A pydantic model, such as the MCP Python SDK's ``Tool``, ``CallToolResult`` or
+    ``ClientCapabilities``: accepted wherever a JSON object is, and read as the wire JSON it
+    stands for, ``model_dump(mode="json", by_alias=True, exclude_none=True)``."""
+
+    def model_dump(self, *, mode: str = ..., by_alias: Optional[bool] = ..., exclude_none: bool = ...) -> Dict[str, Any]: ...
+
+
+#: A JSON object given as a mapping or as a pydantic model.
+JsonInput: TypeAlias = Union[JsonObject, WireModel]
 
 
 class Selector(TypedDict):
