@@ -135,9 +135,11 @@ export function serveTools(server, tools, options = {}) {
       const conn = connectionFor(ctx);
       try {
         // `cache` reaches the core's toolsListResult (contract v2: ttlMs / cacheScope from
-        // 2026-07-28); a core without it ignores the argument and the SDK's own cache hint fills
-        // the fields (ttlMs 0, private).
-        return conn.toolsListResult(served.map((s) => s.tool), cache);
+        // 2026-07-28; the core's default is 0 / "private").
+        return conn.toolsListResult(
+          served.map((s) => s.tool),
+          cache === undefined ? undefined : { cache },
+        );
       } finally {
         conn.free();
       }

@@ -21,7 +21,7 @@ import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Literal, Optional, Union
+from typing import Any, Dict, List, Literal, Optional, Union, cast
 
 if importlib.util.find_spec("mcp") is None:  # pragma: no cover - exercised only without the extra
     raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'")
@@ -40,7 +40,7 @@ from pydantic import BaseModel, RootModel, ValidationError
 
 from ._errors import McpOutputsError
 from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool
-from .types import CallToolResult, JsonInput, JsonObject, Mode, Plan, ProducedOutputs, Route, Selector
+from .types import CallToolResult, JsonInput, ListCache, JsonObject, Mode, Plan, ProducedOutputs, Route, Selector
 
 __all__ = [
     "SDK_REVISIONS",
@@ -223,8 +223,11 @@ class OutputsServer:
         listed: List[Union[ServerTool, JsonInput]] = [entry.tool for entry in self._tools.values()]
         if isinstance(others, list):
             listed.extend(others)
+        # The server's own cache hints (SEP-2549) reach the core, which writes the fields from
+        # 2026-07-28 on; without both, the core's default (0 / "private") applies.
+        hints = {k: base[k] for k in ("ttlMs", "cacheScope") if base.get(k) is not None}
         try:
-            result = conn.tools_list_result(listed)
+            result = conn.tools_list_result(listed, cache=cast(ListCache, hints) if len(hints) == 2 else None)
         except McpOutputsError as e:
             raise to_mcp_error(e) from None
         base.update(result)
