@@ -235,7 +235,7 @@ impl<'py> Converter<'py> {
     /// stands for: `model_dump(mode="json", by_alias=True, exclude_none=True)`, the SDK's own
     /// serialisation, then converted like any other value at the same level and with the same
     /// limits. The dump is a fresh plain value, so it cannot be the model again.
-    fn wire_model(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Converted {
+    fn wire_model(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> Converted {
         let py = obj.py();
         let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
         let dumped = wire_dump(py, obj)
