@@ -357,7 +357,6 @@ function renderToolsList(trace, declaration) {
         ),
       );
     }
-    if (trace.acceptError) parts.push(errorBox("accept-error", trace.acceptError, "The host rejects this tool:"));
     parts.push(label("as advertised on this connection"), json(trace.entry, "entry"));
   }
   if (trace.toolsList)
@@ -694,7 +693,7 @@ function callFromView(toolName, params) {
     return { reply: { result: viewTrace.route.view }, record: { ...record, outcome: "view payload" } };
   const error = viewTrace.call?.response.error ?? {
     code: -32603,
-    message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.acceptError ?? { code: "no View payload" }).code}`,
+    message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.listError ?? { code: "no View payload" }).code}`,
   };
   return { reply: { error }, record: { ...record, error } };
 }

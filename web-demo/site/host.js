@@ -76,9 +76,9 @@ export class DemoHost {
     trace.toolsList = this.exchange("tools/list", conn.requestParams({}, capabilities));
     const listResult = trace.toolsList.response.result;
     if (!listResult) return { ...trace, stop: "not-listed" };
-    trace.listCache = "ttlMs" in listResult || "cacheScope" in listResult
-      ? { ttlMs: listResult.ttlMs, cacheScope: listResult.cacheScope }
-      : null;
+    // The SEP-2549 cache hints (from 2026-07-28 on; discoverTools requires them there).
+    const cached = "ttlMs" in listResult || "cacheScope" in listResult;
+    trace.listCache = cached ? { ttlMs: listResult.ttlMs, cacheScope: listResult.cacheScope } : null;
     let discovered;
     try {
       discovered = discoverTools(listResult, conn);
@@ -90,8 +90,8 @@ export class DemoHost {
       if (!received && tool.name === trace.toolName) received = tool;
       else tool.free();
     }
-    const index = Array.isArray(listResult.tools) ? listResult.tools.findIndex((t) => t?.name === trace.toolName) : -1;
-    trace.entry = index >= 0 ? listResult.tools[index] : null;
+    // The Tool as the wire carried it, for the page (discoverTools checked every entry).
+    trace.entry = listResult.tools.find((t) => t.name === trace.toolName) ?? null;
     if (!received) return { ...trace, stop: "not-listed" };
     try {
       trace.warnings = received.warnings;

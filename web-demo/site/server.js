@@ -168,10 +168,7 @@ export class DemoServer {
     const entries = [...this.tools.values()];
     const variants = hasVariants(conn.protocolVersion);
     const listed = variants ? entries.filter((e) => e.kind !== "legacy") : entries;
-    const result = conn.toolsListResult(
-      listed.map((entry) => entry.tool),
-      { cache: this.listCache },
-    );
+    const result = conn.toolsListResult(listed.map((entry) => entry.tool), { cache: this.listCache });
     if (variants && this.behaviour === "lists-legacy") {
       result.tools.push(...entries.filter((e) => e.kind === "legacy").map((e) => e.tool));
     }

@@ -82,7 +82,6 @@ function snapshot() {
       handshake: parse('[data-role="handshake-request"]'),
       entry: parse('[data-role="entry"]'),
       declareError: code('[data-role="declare-error"]'),
-      acceptError: code('[data-role="accept-error"]'),
       planError: code('[data-role="plan-error"]'),
       planLegacy: q('[data-role="plan-legacy"]')?.textContent,
       listError: code('[data-role="list-error"]'),
