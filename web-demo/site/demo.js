@@ -146,7 +146,7 @@ async function loadCatalogue() {
     tool,
     produced: legacy.results[tool.name],
     arguments: legacy.arguments[tool.name] ?? {},
-    note: "Not migrated: served in the 2026-07-28 shape (outputSchema, no outputVariants), answered with a legacy result.",
+    note: "Not migrated: served in the 2026-07-28 shape (outputSchema, no outputVariants), answered with a legacy result. A conforming server leaves it out of a 2026-12-01 tools/list.",
   }));
   const broken = tools.invalidDeclarations.map(({ why, tool }) => ({
     kind: "declared",
@@ -320,8 +320,32 @@ function renderToolsList(trace, declaration) {
         "The server's declareTool refused this declaration, so tools/list does not carry it:",
       ),
     );
+  } else if (trace.listError) {
+    parts.push(
+      errorBox(
+        "list-error",
+        trace.listError,
+        "The host treats the whole tools/list response as invalid (LIST-2) and uses none of its tools:",
+      ),
+    );
   } else if (!trace.entry && trace.toolsList) {
-    parts.push(empty(`${name} is not in tools/list.`));
+    const unlisted = server.unlistedOn(trace.connection?.protocolVersion).includes(name);
+    parts.push(
+      unlisted
+        ? note(
+            el("b", { "data-role": "unlisted" }, `${name} is not in tools/list`),
+            ": a legacy Tool (no outputVariants) cannot be sent on this revision, so the server leaves its un-migrated tool out (LIST-1).",
+          )
+        : empty(`${name} is not in tools/list.`),
+    );
+  }
+  if (trace.listCache) {
+    parts.push(
+      note(
+        "tools/list cache (SEP-2549): ",
+        el("span", { "data-role": "list-cache" }, `ttlMs ${trace.listCache.ttlMs} · cacheScope ${trace.listCache.cacheScope}`),
+      ),
+    );
   }
   if (trace.entry) {
     const visibility = trace.entry._meta?.ui?.visibility;
@@ -333,7 +357,6 @@ function renderToolsList(trace, declaration) {
         ),
       );
     }
-    if (trace.acceptError) parts.push(errorBox("accept-error", trace.acceptError, "The host rejects this tool:"));
     parts.push(label("as advertised on this connection"), json(trace.entry, "entry"));
   }
   if (trace.toolsList)
@@ -370,6 +393,17 @@ function renderRequest(trace) {
         trace.plannedText
           ? el("code", {}, trace.plannedText)
           : el("b", {}, "no requestedOutputs (the assistant/content fallback)"),
+      ),
+    );
+  }
+  if (trace.plan.legacyStructured) {
+    parts.push(
+      note(
+        "On this revision the host's local rule gives a legacy ",
+        el("code", {}, "structuredContent"),
+        " to ",
+        el("b", { "data-role": "plan-legacy" }, trace.plan.legacyStructured),
+        " (LEG-8).",
       ),
     );
   }
@@ -431,6 +465,7 @@ function renderVerdict(trace) {
     verdict.replaceChildren(...children.flat(Infinity).filter((c) => c !== ""));
   };
   const code = (error) => el("code", {}, error.code);
+  delete verdict.dataset.isError;
   if (trace.stop === "not-listed") {
     const refused = server.rejected.get(trace.toolName);
     set(
@@ -439,14 +474,24 @@ function renderVerdict(trace) {
       `${trace.toolName} is not offered on this connection`,
       refused ? [": the server refused its declaration (", code(refused), ")."] : ".",
     );
-  } else if (trace.stop === "rejected-tool") {
+  } else if (trace.stop === "rejected-list") {
     set(
-      "tool-rejected",
+      "list-rejected",
       "bad",
-      "The host rejects the tool as listed (",
-      code(trace.acceptError),
+      "The host treats the whole tools/list response as invalid (",
+      code(trace.listError),
+      trace.listError.path ? [" at ", el("code", {}, trace.listError.path)] : "",
       "): ",
-      trace.acceptError.message,
+      trace.listError.message,
+      ". No tool of it is offered or called.",
+    );
+  } else if (trace.stop === "input-required") {
+    set(
+      "input-required",
+      "ok",
+      "The server needs more input first (",
+      el("code", {}, "resultType: input_required"),
+      ", MRTR-1): nothing is routed; the host would fulfil the requests and retry the call with the same requestedOutputs.",
     );
   } else if (trace.stop === "server-error") {
     const error = trace.call.response.error;
@@ -473,9 +518,10 @@ function renderVerdict(trace) {
   } else {
     const r = trace.route;
     const ext = Object.values(r.extensions).flat().length;
+    verdict.dataset.isError = String(r.isError);
     set(
       "routed",
-      "ok",
+      r.isError ? "warn" : "ok",
       "The host checked the result and routed it: ",
       el(
         "b",
@@ -483,6 +529,7 @@ function renderVerdict(trace) {
         `${r.model.length} to the model, ${r.user.length} to the user, ${r.programmatic.length} to the program, ${ext} to extensions`,
       ),
       r.view ? ", a View payload for the App View" : ", no View payload",
+      r.isError ? [" · ", el("b", { "data-role": "is-error" }, "the tool reported an error (isError)")] : "",
       r.diagnostics.length ? ` · diagnostics: ${r.diagnostics.join(", ")}` : "",
       ".",
     );
@@ -502,8 +549,18 @@ function renderRouting(trace, declaration, produced) {
   }
   renderModel(route.model);
   renderUser(route.user);
+  const legacyRule = trace.plan?.legacyStructured;
   fill(
     "program",
+    legacyRule === "programmatic" && route.programmatic.some((o) => o.audience === "programmatic")
+      ? note(
+          "Legacy ",
+          el("code", {}, "structuredContent"),
+          " goes to program logic by the host's local rule ",
+          el("code", { "data-role": "legacy-rule" }, `legacyStructured: ${legacyRule}`),
+          " (LEG-8); it is still validated against the Tool's outputSchema.",
+        )
+      : null,
     route.programmatic.length
       ? route.programmatic.map((o) => [label(selectorName(o)), json(o.structuredContent)])
       : empty("Nothing for program logic."),
@@ -636,7 +693,7 @@ function callFromView(toolName, params) {
     return { reply: { result: viewTrace.route.view }, record: { ...record, outcome: "view payload" } };
   const error = viewTrace.call?.response.error ?? {
     code: -32603,
-    message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.acceptError ?? { code: "no View payload" }).code}`,
+    message: `The host refused the result: ${(viewTrace.routeError ?? viewTrace.listError ?? { code: "no View payload" }).code}`,
   };
   return { reply: { error }, record: { ...record, error } };
 }
@@ -658,16 +715,17 @@ function renderDropped(trace, declaration, produced) {
       item(
         "legacy",
         el("code", {}, "structuredContent"),
-        " — a legacy value with no consumer under this host's defaults; no audience is assumed for it (LEG-5).",
+        " — a legacy value with no consumer under this host's defaults; no audience is assumed for it (LEG-5, LEG-8: only a mode with a local rule, code or host-table, gives it one).",
       );
     } else item("other", el("code", {}, JSON.stringify(drop)));
   }
-  for (const diagnostic of route.diagnostics) {
-    item(
-      "diagnostic",
-      el("code", {}, diagnostic),
+  const diagnosticText = {
+    "annotation-audience-conflict":
       " — a block's annotations.audience disagrees with its output's audience; the output's audience decides (AUD-2).",
-    );
+    "empty-error-outputs": " — the tool reported an error with no output: nothing to route, the failure is kept (ERR-5).",
+  };
+  for (const diagnostic of route.diagnostics) {
+    item("diagnostic", el("code", {}, diagnostic), diagnosticText[diagnostic] ?? " — reported by the host's route.");
   }
   // What the server computed but did not send: everything not requested (RES-1).
   const sent = trace.call.response.result?.outputs;

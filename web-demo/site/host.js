@@ -1,9 +1,11 @@
 // The demo's host role: it connects to the server over JSON-RPC text, lists the tools, accepts
-// the one to call (ReceivedTool.accept), plans `requestedOutputs` for an execution mode
-// (ReceivedTool.plan), sends the call and routes the result by audience (ReceivedTool.route).
+// the whole tools/list result (discoverTools: one rejected Tool makes the response invalid,
+// LIST-2), plans `requestedOutputs` for an execution mode (ReceivedTool.plan), sends the call
+// and routes the result by audience (ReceivedTool.route, with the plan's local rule for legacy
+// structuredContent, LEG-8).
 // It records every step in a trace that the page renders; the host never interprets the
 // protocol itself.
-import { Connection, McpOutputsError, acceptTool, protocolVersions } from "mcp-outputs";
+import { Connection, McpOutputsError, discoverTools, protocolVersions } from "mcp-outputs";
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 export const APPS_MIME_TYPE = "text/html;profile=mcp-app";
@@ -69,19 +71,28 @@ export class DemoHost {
   }
 
   callOn(conn, capabilities, trace, options) {
-    // 2. tools/list, and the entry of the tool to call.
+    // 2. tools/list, accepted as a whole for this connection: a Tool without outputVariants on
+    // 2026-12-01 (or any Tool the host rejects) makes the whole response invalid (PLAN-14, LIST-2).
     trace.toolsList = this.exchange("tools/list", conn.requestParams({}, capabilities));
-    const tools = trace.toolsList.response.result?.tools ?? [];
-    trace.entry = tools.find((t) => t?.name === trace.toolName) ?? null;
-    if (!trace.entry) return { ...trace, stop: "not-listed" };
-
-    // 3. Accept it for this connection: a Tool without outputVariants fails here (PLAN-14).
-    let received;
+    const listResult = trace.toolsList.response.result;
+    if (!listResult) return { ...trace, stop: "not-listed" };
+    // The SEP-2549 cache hints (from 2026-07-28 on; discoverTools requires them there).
+    const cached = "ttlMs" in listResult || "cacheScope" in listResult;
+    trace.listCache = cached ? { ttlMs: listResult.ttlMs, cacheScope: listResult.cacheScope } : null;
+    let discovered;
     try {
-      received = acceptTool(trace.entry, conn);
+      discovered = discoverTools(listResult, conn);
     } catch (error) {
-      return { ...trace, acceptError: errorJson(error), stop: "rejected-tool" };
+      return { ...trace, listError: errorJson(error), stop: "rejected-list" };
     }
+    let received = null;
+    for (const tool of discovered.tools) {
+      if (!received && tool.name === trace.toolName) received = tool;
+      else tool.free();
+    }
+    // The Tool as the wire carried it, for the page (discoverTools checked every entry).
+    trace.entry = listResult.tools.find((t) => t.name === trace.toolName) ?? null;
+    if (!received) return { ...trace, stop: "not-listed" };
     try {
       trace.warnings = received.warnings;
       return this.callTool(conn, capabilities, received, trace, options);
@@ -118,10 +129,18 @@ export class DemoHost {
     if (error) return { ...trace, stop: "server-error" };
 
     // 6. Check the result against the request and route each output by its audience.
+    // Under an earlier revision the plan may name the local consumer of a legacy
+    // structuredContent (LEG-8): the code mode gives it to program logic.
+    const routeOptions = plan.legacyStructured ? { legacyStructured: plan.legacyStructured } : {};
     try {
-      trace.route = received.route(sentText === "" ? undefined : JSON.parse(sentText), result);
+      trace.route = received.route(sentText === "" ? undefined : JSON.parse(sentText), result, routeOptions);
     } catch (error) {
       return { ...trace, routeError: errorJson(error), stop: "rejected-result" };
+    }
+    // A multi-round-trip answer routes nothing (MRTR-1): the host would fulfil its requests and
+    // retry the call with the same requestedOutputs; the demo shows it and stops.
+    if (trace.route.resultType === "input_required") {
+      return { ...trace, inputRequired: trace.route, route: null, stop: "input-required" };
     }
 
     // 7. The View's HTML, when there is a payload to give it: its `ui://` resource, read on the

@@ -1,11 +1,17 @@
 // The demo's MCP server role: a small catalogue of tools, answered over JSON-RPC text (the
 // "wire" between the two roles of the page). Every protocol decision is the package's:
 // the connection (Connection.negotiate at initialize, Connection.fromRequest per request from
-// 2026-07-28), what tools/list advertises (ServerTool.advertise via toolsListResult), and what a
+// 2026-07-28), what tools/list advertises (ServerTool.advertise via toolsListResult, with the
+// SEP-2549 cache fields from 2026-07-28 on), and what a
 // tools/call returns (ServerTool.respond) or which JSON-RPC error it fails with.
 import { Connection, McpOutputsError, declareTool, protocolVersions } from "mcp-outputs";
 
 export const SERVER_INFO = { name: "mcp-outputs-demo-server", version: "0.1.0" };
+
+// The first revision with outputVariants: no legacy-shaped Tool may be listed from it on (LIST-1).
+const FIRST_VARIANTS_REVISION = "2026-12-01";
+const hasVariants = (protocolVersion) =>
+  protocolVersions.indexOf(protocolVersion) >= protocolVersions.indexOf(FIRST_VARIANTS_REVISION);
 
 const JSONRPC_PARSE_ERROR = -32700;
 const JSONRPC_INVALID_REQUEST = -32600;
@@ -17,6 +23,10 @@ export const SERVER_BEHAVIOURS = {
   conforming: {
     label: "conforming (ServerTool.respond)",
     hint: "Sends exactly the outputs requested, each validated against its schema.",
+  },
+  "lists-legacy": {
+    label: "non-conforming: lists an un-migrated Tool on 2026-12-01",
+    hint: "Sends its legacy tools as given in every revision, 2026-12-01 too: the host must treat the whole tools/list response as invalid (LIST-2).",
   },
   "send-all": {
     label: "non-conforming: sends everything",
@@ -38,6 +48,9 @@ export class DemoServer {
     this.rejected = new Map();
     this.produced = new Map();
     this.behaviour = "conforming";
+    /** The SEP-2549 cache hints of tools/list (sent from 2026-07-28 on): the catalogue is the same
+     * for every user, so a shared cache may keep it for five minutes. */
+    this.listCache = { ttlMs: 300_000, cacheScope: "public" };
     this.session = null;
   }
 
@@ -122,9 +135,7 @@ export class DemoServer {
           serverInfo: SERVER_INFO,
         };
       case "tools/list":
-        return this.withConnection(params, (conn) =>
-          conn.toolsListResult([...this.tools.values()].map((entry) => entry.tool)),
-        );
+        return this.withConnection(params, (conn) => this.toolsList(conn));
       case "tools/call":
         return this.withConnection(params, (conn) => this.call(conn, params));
       case "resources/read": {
@@ -146,6 +157,28 @@ export class DemoServer {
     } finally {
       conn.free();
     }
+  }
+
+  /**
+   * The tools/list result. A legacy Tool cannot be sent on 2026-12-01 (the package refuses the
+   * whole list with missing-output-variants, LIST-1), so a conforming server leaves its
+   * un-migrated tools out there; the "lists-legacy" fault splices them in as given.
+   */
+  toolsList(conn) {
+    const entries = [...this.tools.values()];
+    const variants = hasVariants(conn.protocolVersion);
+    const listed = variants ? entries.filter((e) => e.kind !== "legacy") : entries;
+    const result = conn.toolsListResult(listed.map((entry) => entry.tool), { cache: this.listCache });
+    if (variants && this.behaviour === "lists-legacy") {
+      result.tools.push(...entries.filter((e) => e.kind === "legacy").map((e) => e.tool));
+    }
+    return result;
+  }
+
+  /** Names of tools this server does not list on this revision (un-migrated tools on 2026-12-01). */
+  unlistedOn(protocolVersion) {
+    if (!hasVariants(protocolVersion)) return [];
+    return [...this.tools.entries()].filter(([, e]) => e.kind === "legacy").map(([name]) => name);
   }
 
   call(conn, params) {

@@ -82,8 +82,14 @@ function snapshot() {
       handshake: parse('[data-role="handshake-request"]'),
       entry: parse('[data-role="entry"]'),
       declareError: code('[data-role="declare-error"]'),
-      acceptError: code('[data-role="accept-error"]'),
       planError: code('[data-role="plan-error"]'),
+      planLegacy: q('[data-role="plan-legacy"]')?.textContent,
+      listError: code('[data-role="list-error"]'),
+      listCache: q('[data-role="list-cache"]')?.textContent,
+      listResponse: parse('[data-role="list-response"]'),
+      unlisted: q('[data-role="unlisted"]')?.textContent,
+      legacyRule: q('[data-pane="program"] [data-role="legacy-rule"]')?.textContent,
+      isError: q("#verdict").dataset.isError,
       planSchemas: parse('[data-role="plan-schemas"]'),
       request: parse('[data-role="request"]'),
       response: parse('[data-role="response"]'),
@@ -374,12 +380,19 @@ test("PLAN-12 under 2026-07-28 the host never sends requestedOutputs", async () 
   assert.equal(s.request.params._meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
   assert.equal(s.outcome, "routed");
   assert.ok("content" in s.response.result && !("outputs" in s.response.result));
-  // A mode that needs more than the fallback cannot be planned on this revision.
+  // The code mode plans no requestedOutputs here either: only a local rule for a legacy
+  // structuredContent (LEG-8).
   await setup({ mode: "code" });
+  s = await snapshot();
+  assert.equal(s.planError, undefined);
+  assert.equal(s.planLegacy, "programmatic");
+  assert.equal("requestedOutputs" in s.request.params, false);
+  assert.equal(s.requestedEditor, "");
+  // A mode no legacy field can serve cannot be planned on this revision.
+  await setup({ mode: "user-media" });
   s = await snapshot();
   assert.equal(s.planError, "requested-outputs-on-legacy-version");
   assert.equal("requestedOutputs" in s.request.params, false);
-  assert.equal(s.requestedEditor, "");
   // And a server refuses one sent anyway (SEL-2).
   await edit({ requested: [{ audience: "assistant", format: "content" }] });
   assert.deepEqual((await snapshot()).rpcError, { code: "requested-outputs-on-legacy-version", rpc: -32602 });
@@ -404,10 +417,18 @@ test("PLAN-13 the legacy projection: 2025-06-18 tools/list and result shapes", a
 });
 
 test("PLAN-14 a Tool without outputVariants is rejected under 2026-12-01, accepted before", async () => {
+  // A conforming server cannot list its un-migrated tool on 2026-12-01 (LIST-1).
   await setup({ tool: "get_forecast" });
   let s = await snapshot();
-  assert.equal(s.outcome, "tool-rejected");
-  assert.equal(s.acceptError, "missing-output-variants");
+  assert.equal(s.outcome, "not-listed");
+  assert.match(s.unlisted, /get_forecast is not in tools\/list/);
+  assert.ok(!s.listResponse.result.tools.some((t) => t.name === "get_forecast"));
+  assert.equal(s.request, undefined, "no call is made");
+  // A server that lists it anyway: the host refuses the whole response, not just that Tool (LIST-2).
+  await setup({ behaviour: "lists-legacy" });
+  s = await snapshot();
+  assert.equal(s.outcome, "list-rejected");
+  assert.equal(s.listError, "missing-output-variants");
   assert.equal(s.request, undefined, "no call is made");
   await setup({ version: "2026-07-28" });
   s = await snapshot();
@@ -432,6 +453,148 @@ test("PLAN-15 unrequested outputs and metadata reach neither the model nor the V
   assert.equal(s.outcome, "result-rejected");
   assert.match(s.verdict, /unrequested-output/);
   assert.deepEqual([s.model, s.user, s.program, s.frames], [[], [], [], 0]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Contract version 2.
+
+test("LIST-2 a 2026-12-01 tools/list holding a legacy Tool is refused as a whole, and the page says why", async () => {
+  await setup({ behaviour: "lists-legacy" });
+  let s = await snapshot();
+  // The server did send every other tool in the new shape: only the whole list is at fault.
+  const listed = s.listResponse.result.tools;
+  assert.ok(listed.some((t) => t.name === "search_customers" && Array.isArray(t.outputVariants)));
+  const legacy = listed.find((t) => t.name === "get_forecast");
+  assert.ok(legacy && !("outputVariants" in legacy) && "outputSchema" in legacy);
+  assert.equal(s.outcome, "list-rejected");
+  assert.equal(s.listError, "missing-output-variants");
+  assert.match(s.verdict, /whole tools\/list response as invalid \(missing-output-variants/);
+  assert.equal(s.entry, undefined);
+  assert.equal(s.request, undefined, "a valid tool of an invalid list is not called either");
+  assert.deepEqual([s.model, s.user, s.program, s.frames], [[], [], [], 0]);
+  // The same server on 2026-07-28: the legacy shape is that revision's, and the list is accepted.
+  await setup({ version: "2026-07-28", mode: "conversational" });
+  s = await snapshot();
+  assert.equal(s.listError, undefined);
+  assert.equal(s.outcome, "routed");
+  // And a conforming server on 2026-12-01 leaves the un-migrated tool out.
+  await setup({ version: "2026-12-01", behaviour: "conforming" });
+  s = await snapshot();
+  assert.equal(s.outcome, "routed");
+  assert.ok(!s.listResponse.result.tools.some((t) => t.name === "get_forecast"));
+});
+
+test("SEP-2549 a 2026-07-28 tools/list carries the server's cache fields, shown in the pane", async () => {
+  await setup({ version: "2026-07-28", mode: "conversational" });
+  let s = await snapshot();
+  const result = s.listResponse.result;
+  assert.equal(result.resultType, "complete");
+  assert.deepEqual([result.ttlMs, result.cacheScope], [300000, "public"]);
+  assert.equal(s.listCache, "ttlMs 300000 · cacheScope public");
+  assert.equal(s.outcome, "routed", "the host accepts the list (discoverTools requires the fields)");
+  await setup({ version: "2026-12-01" });
+  s = await snapshot();
+  assert.deepEqual([s.listResponse.result.ttlMs, s.listResponse.result.cacheScope], [300000, "public"]);
+  // Before 2026-07-28 there are no cache fields, and the pane shows none.
+  await setup({ version: "2025-11-25" });
+  s = await snapshot();
+  assert.equal("ttlMs" in s.listResponse.result || "cacheScope" in s.listResponse.result, false);
+  assert.equal(s.listCache, undefined);
+});
+
+test("LEG-8 code mode against a legacy server: structuredContent goes to program logic by the host's rule", async () => {
+  const forecast = JSON.parse(readFileSync(join(repo, "web-demo/site/fixtures/legacy-server.json"), "utf8"));
+  await setup({ tool: "get_forecast", version: "2026-07-28", mode: "code" });
+  let s = await snapshot();
+  assert.equal(s.outcome, "routed");
+  assert.equal(s.planLegacy, "programmatic");
+  assert.equal("requestedOutputs" in s.request.params, false);
+  assert.deepEqual(s.program, [
+    {
+      audience: "programmatic",
+      format: "structured",
+      structuredContent: forecast.results.get_forecast.structuredContent,
+    },
+  ]);
+  assert.equal(s.counts.program, "1");
+  assert.equal(s.legacyRule, "legacyStructured: programmatic");
+  assert.deepEqual(names(s.model), ["assistant/content"]);
+  assert.ok(!s.droppedKinds.includes("legacy"), "not dropped: the rule gave it a consumer");
+  // It is still validated against the Tool's outputSchema.
+  const bad = structuredClone(forecast.results.get_forecast);
+  delete bad.structuredContent.days;
+  await edit({ produced: bad });
+  s = await snapshot();
+  assert.equal(s.outcome, "result-rejected");
+  assert.deepEqual(s.program, []);
+  // Without a rule (conversational) it has no consumer: dropped (LEG-5).
+  await edit({ produced: forecast.results.get_forecast });
+  await setup({ mode: "conversational" });
+  s = await snapshot();
+  assert.equal(s.planLegacy, undefined);
+  assert.deepEqual([s.program, s.legacyRule], [[], undefined]);
+  assert.ok(s.droppedKinds.includes("legacy"));
+  // A migrated tool projected for 2025-06-18: its structuredContent goes to the program too.
+  await setup({ tool: "search_customers", version: "2025-06-18", apps: false, mode: "code" });
+  s = await snapshot();
+  assert.equal(s.handshake.method, "initialize");
+  assert.deepEqual(names(s.program), ["programmatic/structured"]);
+  assert.deepEqual(s.program[0].structuredContent, s.response.result.structuredContent);
+  // With Apps, an Apps tool's legacy result is the View's (the legacy Apps rule): not the program's.
+  await setup({ version: "2026-07-28", apps: true });
+  s = await snapshot();
+  assert.equal(s.planLegacy, "programmatic");
+  assert.deepEqual(s.program, []);
+  assert.deepEqual(s.viewPayload, s.response.result);
+});
+
+test("ERR-5 the route says whether the tool failed, even with nothing to route", async () => {
+  await setup({ mode: "conversational" });
+  let s = await snapshot();
+  assert.equal(s.isError, "false");
+  const computed = JSON.parse(await page.inputValue("#produced"));
+  await edit({ produced: { ...computed, isError: true } });
+  s = await snapshot();
+  assert.equal(s.outcome, "routed");
+  assert.equal(s.response.result.isError, true);
+  assert.equal(s.isError, "true");
+  assert.match(s.verdict, /the tool reported an error \(isError\)/);
+  assert.deepEqual(names(s.model), ["assistant/content"]);
+  // A legacy error result with no content: not a malformed result, a failure with nothing to route.
+  await setup({ tool: "get_forecast", version: "2026-07-28" });
+  await edit({ produced: { content: [], isError: true } });
+  s = await snapshot();
+  assert.equal(s.outcome, "routed");
+  assert.equal(s.isError, "true");
+  assert.deepEqual([s.model, s.user, s.program], [[], [], []]);
+  assert.deepEqual(s.dropped.diagnostics, ["empty-error-outputs"]);
+  assert.match(s.droppedText, /ERR-5/);
+});
+
+test("MRTR-1 an input_required answer routes nothing and does not break the page", async () => {
+  await setup({ tool: "get_forecast", version: "2026-07-28", mode: "code" });
+  const answer = {
+    resultType: "input_required",
+    inputRequests: {
+      confirm: {
+        method: "elicitation/create",
+        params: { message: "Forecast for Seattle?", requestedSchema: { type: "object", properties: {} } },
+      },
+    },
+    requestState: "forecast-step-2",
+  };
+  await edit({ produced: answer });
+  let s = await snapshot();
+  assert.equal(s.outcome, "input-required");
+  assert.deepEqual(s.response.result, answer);
+  assert.match(s.verdict, /input_required/);
+  assert.deepEqual([s.model, s.user, s.program, s.frames], [[], [], [], 0]);
+  assert.deepEqual([s.counts.model, s.counts.program], ["", ""]);
+  // Before 2026-07-28 there are no multi-round-trip answers: the host refuses it as malformed.
+  await setup({ version: "2025-11-25" });
+  s = await snapshot();
+  assert.equal(s.outcome, "result-rejected");
+  assert.match(s.verdict, /malformed/);
 });
 
 // ---------------------------------------------------------------------------------------------
