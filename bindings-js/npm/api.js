@@ -409,8 +409,17 @@ export function bind(load) {
     /** Declares a tool: validates it and compiles its schemas once. */
     static declare(tool, options = {}) {
       const lib = library(options, ["extensions", "limits", "supportedVersions", "legacy"]);
-      const legacyText = optValue(options?.legacy, "legacy", lib.limits);
-      const toolText = serialize(tool, "tool", lib.limits);
+      let legacyText, toolText;
+      try {
+        legacyText = optValue(options?.legacy, "legacy", lib.limits);
+        toolText = serialize(tool, "tool", lib.limits);
+      } catch (e) {
+        // Found before the core saw the declaration: the core still gives it its wire form.
+        if (!(e instanceof McpOutputsError)) throw e;
+        const onWire = fromCore(engine.raw.RawServerTool.declarationError(e.code, e.message, e.path));
+        if ("cause" in e) Object.defineProperty(onWire, "cause", { value: e.cause, configurable: true, writable: true });
+        throw onWire;
+      }
       const make = () => new engine.raw.RawServerTool(toolText, legacyText, lib.text);
       return new ServerTool()._init(make, call(make));
     }

@@ -190,6 +190,15 @@ pub struct RawServerTool {
 
 #[wasm_bindgen]
 impl RawServerTool {
+    /// An error the JavaScript serialiser found in a declaration before it reached the core
+    /// (a limit passed, a value JSON cannot hold), given the JSON-RPC code the core gives every
+    /// error of `ServerTool::declare`: the serialiser must not decide the wire form itself.
+    #[wasm_bindgen(js_name = declarationError)]
+    pub fn declaration_error(code: String, message: String, path: String) -> JsValue {
+        let code = ErrorCode::parse(&code).unwrap_or(ErrorCode::Malformed);
+        js_error(&Error::new(code, path, message).on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR))
+    }
+
     /// Declares `tool` (JSON text), with optional legacy options and library options.
     #[wasm_bindgen(constructor)]
     pub fn new(tool: String, legacy: Option<String>, options: Option<String>) -> JsResult<RawServerTool> {
