@@ -549,15 +549,17 @@ export function bind(load) {
   /** A bare JSON Schema compiled once by the core; `validate` as many instances as needed. */
   class CompiledSchema extends Handle {
     /** The error of the first violation (`schema-violation`, `path` = its JSON Pointer in the
-     * instance), or `null` when the instance is valid. Never throws for an invalid instance. */
+     * instance), or `null` when the instance is valid. Never throws for an instance: one that
+     * is not JSON (`malformed`) or is over a limit (`limit-exceeded`) is returned the same way,
+     * because an SDK's validator hook reports, it does not throw. */
     validate(instance) {
       own(this, CompiledSchema, "CompiledSchema");
-      const text = serialize(instance, "instance", this._limits);
       try {
+        const text = serialize(instance, "instance", this._limits);
         call(() => this._handle().validate(text));
         return null;
       } catch (e) {
-        if (e instanceof McpOutputsError && e.code === "schema-violation") return e;
+        if (e instanceof McpOutputsError) return e;
         throw e;
       }
     }
