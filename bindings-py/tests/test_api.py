@@ -319,9 +319,15 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
         if op == "select":
             return {"selection": tool.select(conn, _requested(inp))}
         return {"result": tool.respond(conn, _requested(inp), inp["produced"])}
-    request_shape()
-    conn = Connection(*conn_args, config=config)
+    # The order of `ops`' client side: a connection that cannot be made loses to a malformed
+    # request; otherwise the received tool (accept) comes before the request's shape.
+    try:
+        conn = Connection(*conn_args, config=config)
+    except McpOutputsError:
+        request_shape()
+        raise
     host = ReceivedTool.accept(inp["tool"], conn)
+    request_shape()
     if op == "accept":
         return {"warnings": host.warnings} if host.warnings else {}
     if op == "plan":

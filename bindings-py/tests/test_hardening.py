@@ -11,7 +11,7 @@ import os
 import sys
 import threading
 import tracemalloc
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import pytest
 
@@ -20,6 +20,13 @@ from error_paths import error_paths  # noqa: E402 - the bench's list of error pa
 
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
+from mcp_outputs.types import InputRequiredRoute, Route
+
+def complete(route: Union[Route, InputRequiredRoute]) -> Route:
+    """The route of a complete result (an ``input_required`` answer fails the test)."""
+    assert "resultType" not in route, route
+    return route
+
 
 CEILING = 1000  # core::limits::MAX_DEPTH_CEILING
 
@@ -88,11 +95,11 @@ def test_the_ceiling_depth_runs_every_path_and_deeper_is_limit_exceeded() -> Non
     payload = nested(CEILING - 3)
     result = server.respond(conn, REQ, {"outputs": [output(payload)]})
     host.check(REQ, result)
-    assert host.route(REQ, result)["programmatic"][0] is result["outputs"][0]
+    assert complete(host.route(REQ, result))["programmatic"][0] is result["outputs"][0]
     # As text (json.dumps cannot write it: it stops at Python's recursion limit).
     text = nested_result_text(CEILING - 3)
     host.check(REQ, text)
-    assert host.route(REQ, text.encode())["programmatic"]
+    assert complete(host.route(REQ, text.encode()))["programmatic"]
     too_deep = result_with(nested(CEILING - 2))
     for call in (lambda: host.check(REQ, too_deep), lambda: host.route(REQ, nested_result_text(CEILING - 2)),
                  lambda: server.respond(conn, REQ, {"outputs": too_deep["outputs"]})):
@@ -199,7 +206,7 @@ def test_route_hands_back_the_checked_objects_even_if_they_are_swapped() -> None
             return str.__eq__(self, other)
 
     result: Dict[str, Any] = {Key("resultType"): "complete", Key("outputs"): outputs}
-    route = host.route(REQ, result)
+    route = complete(host.route(REQ, result))
     assert route["programmatic"] == [good]
     assert route["programmatic"][0] is good
 
@@ -223,7 +230,7 @@ def test_route_under_concurrent_mutation_never_returns_unchecked_outputs() -> No
     try:
         for _ in range(300):
             try:
-                seen.extend(host.route(REQ, result)["programmatic"])
+                seen.extend(complete(host.route(REQ, result))["programmatic"])
             except mcp_outputs.SchemaViolationError:
                 pass  # converted while the bad outputs were in place: rightly refused
     finally:
@@ -356,7 +363,7 @@ def test_a_panic_leaves_the_interpreter_and_later_calls_fine() -> None:
     for t in threads:
         t.join()
     assert len(errors) == 8 and all(isinstance(e, mcp_outputs.InternalError) for e in errors)
-    assert host.route(REQ, result_with({"ok": 2}))["programmatic"][0]["structuredContent"] == {"ok": 2}
+    assert complete(host.route(REQ, result_with({"ok": 2})))["programmatic"][0]["structuredContent"] == {"ok": 2}
 
 
 def _calls(server: ServerTool, host: ReceivedTool, conn: Connection) -> List[Callable[[], Any]]:

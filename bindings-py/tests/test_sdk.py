@@ -10,7 +10,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 import anyio
 import mcp_types
@@ -23,6 +23,13 @@ from mcp.shared.memory import create_client_server_memory_streams
 
 from mcp_outputs import Connection, MalformedError, McpOutputsError, ReceivedTool, ServerTool
 from mcp_outputs.sdk import SDK_REVISIONS, OutputsClient, OutputsServer, ToolCall
+from mcp_outputs.types import InputRequiredRoute, Route
+
+def complete(route: Union[Route, InputRequiredRoute]) -> Route:
+    """The route of a complete result (an ``input_required`` answer fails the test)."""
+    assert "resultType" not in route, route
+    return route
+
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "interop" / "py"))
 interop_server: Any = importlib.import_module("server")
@@ -89,13 +96,13 @@ def test_every_catalogue_tool_round_trips_at_every_revision(revision: str, apps:
                         continue
                     outcome = await client.call_tool(name, {}, mode=mode)  # type: ignore[arg-type]
                     calls += 1
-                    assert outcome.route["isError"] is False
-                    for output in outcome.route["model"]:
+                    assert complete(outcome.route)["isError"] is False
+                    for output in complete(outcome.route)["model"]:
                         assert output["audience"] == "assistant"
                     assert outcome.result.get("content"), "the Python SDK requires content"
                     if name == "search_customers" and mode == "conversational":
                         # The Apps path: the View's payload only where Apps reached the wire.
-                        assert (outcome.route["view"] is not None) == expect_apps
+                        assert (complete(outcome.route)["view"] is not None) == expect_apps
             assert calls >= len(TOOLS)
             # The broken tool: the package's error reaches the client as the SDK's JSON-RPC error
             # (before 2025-06-18 no structured output exists: its value is neither sent nor
@@ -110,7 +117,7 @@ def test_every_catalogue_tool_round_trips_at_every_revision(revision: str, apps:
                 assert raised.value.data["mcpOutputsCode"] == "schema-violation"
             # ... and the server keeps serving.
             again = await client.call_tool("list_regions", {})
-            assert again.route["model"]
+            assert complete(again.route)["model"]
 
     run(main)
 
@@ -175,7 +182,7 @@ def test_bad_input_gets_the_packages_typed_errors_and_the_server_keeps_serving()
             with pytest.raises(MCPError):
                 await session.send_request(_RawCallToolRequest(params={"name": "nope", "arguments": {}}), _RawResult)
             outcome = await client.call_tool("list_regions", {})
-            assert outcome.route["model"]
+            assert complete(outcome.route)["model"]
 
     run(main)
 
@@ -222,7 +229,7 @@ def test_mcpserver_keeps_its_own_tools_next_to_the_adapters() -> None:
             async with connected(mcp, revision) as client:
                 tools = await client.list_tools()
                 assert set(tools) == {"add", "list_regions"}
-                assert (await client.call_tool("list_regions", {})).route["model"]
+                assert complete((await client.call_tool("list_regions", {})).route)["model"]
                 plain = await client.session.call_tool("add", {"a": 1, "b": 2})
                 assert not plain.is_error
 

@@ -40,7 +40,18 @@ from pydantic import BaseModel, RootModel, ValidationError
 
 from ._errors import McpOutputsError
 from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool
-from .types import CallToolResult, JsonInput, ListCache, JsonObject, Mode, Plan, ProducedOutputs, Route, Selector
+from .types import (
+    CallToolResult,
+    InputRequiredRoute,
+    JsonInput,
+    JsonObject,
+    ListCache,
+    Mode,
+    Plan,
+    ProducedOutputs,
+    Route,
+    Selector,
+)
 
 __all__ = [
     "SDK_REVISIONS",
@@ -307,8 +318,9 @@ class CallOutcome:
     """The ``CallToolResult`` as received (the SDK validated it first)."""
     requested_outputs: Optional[List[Selector]]
     plan: Plan
-    route: Route
-    """Each output by its audience: what the host may put on the model route, and the rest."""
+    route: Union[Route, InputRequiredRoute]
+    """Each output by its audience: what the host may put on the model route, and the rest; or,
+    for an ``input_required`` answer (2026-07-28 on, MRTR-1), the server's input requests."""
 
 
 @dataclass

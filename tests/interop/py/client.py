@@ -32,7 +32,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from mcp_outputs import McpOutputsError
-from mcp_outputs.sdk import SDK_REVISIONS, CallOutcome, OutputsClient
+from mcp_outputs.sdk import SDK_REVISIONS, OutputsClient
+from mcp_outputs.types import Route, Selector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import catalogue  # noqa: E402  (the same fixtures the servers read)
@@ -51,13 +52,12 @@ def line(run: str, ok: bool, detail: str) -> None:
     print(json.dumps({"run": run, "ok": ok, "detail": detail}), flush=True)
 
 
-def unrequested_on_model_route(outcome: CallOutcome) -> List[str]:
+def unrequested_on_model_route(route: Route, requested: Optional[List[Selector]]) -> List[str]:
     """What reached the model route without having been requested (or, without a request, any
     output that is not for the assistant)."""
-    requested = outcome.requested_outputs
     allowed = None if requested is None else {(s["audience"], s["format"]) for s in requested}
     bad = []
-    for output in outcome.route["model"]:
+    for output in route["model"]:
         key = (output.get("audience"), output.get("format"))
         if output.get("audience") not in MODEL_AUDIENCES or (allowed is not None and key not in allowed):
             bad.append(f"{key[0]}/{key[1]}")
@@ -126,14 +126,19 @@ async def one_call(client: OutputsClient, run: str, name: str, mode: str, broken
     if broken and "outputSchema" in client.tools[name].tool:
         line(run, False, "the broken tool's result was accepted")
         return
-    bad = unrequested_on_model_route(outcome)
+    route = outcome.route
+    if "resultType" in route:
+        # None of the catalogue's tools asks for input: a multi-round-trip answer is wrong here.
+        line(run, False, f"unexpected {route['resultType']} answer")
+        return
+    bad = unrequested_on_model_route(route, outcome.requested_outputs)
     requested = outcome.requested_outputs
     shown = "omitted" if requested is None else [f"{s['audience']}/{s['format']}" for s in requested]
     if bad:
         line(run, False, f"unrequested on the model route: {bad} (requested {shown})")
     else:
-        view = "a View payload" if outcome.route["view"] is not None else "no View"
-        line(run, True, f"requested {shown}; model route {len(outcome.route['model'])} output(s); {view}")
+        view = "a View payload" if route["view"] is not None else "no View"
+        line(run, True, f"requested {shown}; model route {len(route['model'])} output(s); {view}")
 
 
 _ARGUMENTS: Optional[Dict[str, Any]] = None
