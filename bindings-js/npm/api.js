@@ -382,7 +382,7 @@ export function bind(load) {
      * (default `0` / `"private"`, sent from 2026-07-28 on). */
     toolsListResult(tools, options) {
       own(this, Connection, "Connection");
-      const cacheText = optValue(optionsObject(options, ["cache"])?.cache ?? undefined, "cache", this._limits);
+      const cacheText = optValue(optionsObject(options, ["cache"])?.cache, "cache", this._limits);
       if (!Array.isArray(tools)) throw malformed("tools must be an array");
       // Counted before any tool is serialised or advertised, so an oversized list costs nothing.
       const { maxTools } = this._limits;
@@ -414,8 +414,9 @@ export function bind(load) {
         legacyText = optValue(options?.legacy, "legacy", lib.limits);
         toolText = serialize(tool, "tool", lib.limits);
       } catch (e) {
-        // Found before the core saw the declaration: the core still gives it its wire form.
-        if (!(e instanceof McpOutputsError)) throw e;
+        // Found before the core saw the declaration: the core still gives it its wire form. A
+        // missing argument is the caller's slip, not a declaration, and has none (as in `run`).
+        if (!(e instanceof McpOutputsError) || tool === undefined) throw e;
         const onWire = fromCore(engine.raw.RawServerTool.declarationError(e.code, e.message, e.path));
         if ("cause" in e) Object.defineProperty(onWire, "cause", { value: e.cause, configurable: true, writable: true });
         throw onWire;
@@ -593,7 +594,7 @@ export function bind(load) {
       const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool"]);
       const lib = library(obj === null ? undefined : { extensions: obj.extensions, limits: obj.limits, supportedVersions: obj.supportedVersions });
       const toolsText = serialize(tools, "tools", lib.limits);
-      const byToolText = optValue(obj?.legacyByTool ?? undefined, "legacyByTool", lib.limits);
+      const byToolText = optValue(obj?.legacyByTool, "legacyByTool", lib.limits);
       const raws = call(() => engine.raw.declareTools(toolsText, byToolText, lib.text));
       return raws.map((first, i) => {
         // Rebuilt on a new instance from its own declaration (R-3).

@@ -487,6 +487,17 @@ test("declareTools, discoverTools: whole tools/list results on both sides (LIST-
   assert.ok(declared.every((t) => t instanceof mcp.ServerTool));
   const unknown = thrown(() => mcp.declareTools(tools, { legacyByTool: { c: {} } }));
   assert.deepEqual([unknown.code, unknown.jsonrpcCode], ["malformed", -32603]);
+  // null is a value, judged by the core as `run` judges it; only undefined means "not given".
+  const nullByTool = thrown(() => mcp.declareTools(tools, { legacyByTool: null }));
+  assert.deepEqual([nullByTool.code, nullByTool.path, nullByTool.jsonrpcCode], ["malformed", "/legacyByTool", -32603]);
+  assert.equal(mcp.declareTools(tools, { legacyByTool: undefined }).length, 2);
+  const july = new mcp.Connection({ protocolVersion: "2026-07-28" });
+  assert.deepEqual(july.toolsListResult(declared, { cache: null }), july.toolsListResult(declared));
+  // A missing declaration is the caller's slip (no wire code), a null one the server's fault.
+  const noTool = thrown(() => mcp.ServerTool.declare(undefined));
+  assert.deepEqual([noTool.code, noTool.jsonrpcCode], ["malformed", null]);
+  const nullTool = thrown(() => mcp.ServerTool.declare(null));
+  assert.deepEqual([nullTool.code, nullTool.jsonrpcCode], ["malformed", -32603]);
   const second = thrown(() => mcp.declareTools([tools[0], { name: "x", inputSchema: {}, outputVariants: [] }]));
   assert.deepEqual([second.code, second.path], ["missing-assistant-content", "/tools/1/outputVariants"]);
 
