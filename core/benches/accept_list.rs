@@ -2,7 +2,8 @@
 //! bench's (bindings-js/bench/fixtures.mjs: 1-3 structured variants of 0.5-7 KB schemas per
 //! tool), against building a plain `jsonschema` validator for each of the same schemas. Printed
 //! as `bench accept 117-tools-<cold|repeat>: <ratio>x`. Accepting checks the schemas and leaves
-//! compiling each to its first use, measured too (`first-checks`).
+//! compiling each to its first use, measured too (`first-checks`). ACCEPT_PARTS=1 also prints
+//! what parts of accepting cost (cloning the schemas, checking them, the limit walk).
 
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
@@ -117,6 +118,27 @@ fn main() {
             }
         }
     });
+    if std::env::var_os("ACCEPT_PARTS").is_some() {
+        let clones = best(&|| {
+            for schema in &schemas {
+                black_box(schema.clone());
+            }
+        });
+        let received = best(&|| {
+            for schema in &schemas {
+                black_box(mcp_outputs::schema::CompiledSchema::received(schema, "").unwrap());
+            }
+        });
+        let limits = best(&|| {
+            black_box(conn.limits().check_value(&list, "").unwrap());
+        });
+        println!(
+            "parts: clone {:.1} ms, received {:.1} ms, limits {:.1} ms",
+            clones * 1e3,
+            received * 1e3,
+            limits * 1e3
+        );
+    }
     println!(
         "bench accept 117-tools-cold: {:.3}x ({:.1} ms vs {:.1} ms building {} schemas)\n\
          bench accept 117-tools-repeat: {:.3}x ({:.1} ms vs {:.1} ms)\n\

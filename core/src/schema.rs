@@ -613,9 +613,38 @@ fn parse_index(token: &str) -> Option<usize> {
     canonical.then(|| token.parse().ok()).flatten()
 }
 
+/// How many pattern verdicts each thread keeps, and the longest pattern kept (see
+/// [`compiles_linear`]).
+const PATTERN_CACHE_CAPACITY: usize = 1024;
+const PATTERN_CACHE_MAX_BYTES: usize = 1024;
+
+thread_local! {
+    /// [`compiles_linear`]'s verdicts by pattern: compiling a regex costs tens of microseconds,
+    /// and a tools/list repeats a few patterns across many properties and tools. Bounded like
+    /// [`VALIDATORS`].
+    static PATTERN_VERDICTS: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+}
+
 /// Whether `pattern` compiles on the linear engine as jsonschema compiles it there (the same
 /// translation and search form): then no engine refuses it.
 fn compiles_linear(pattern: &str) -> bool {
+    if let Some(verdict) = PATTERN_VERDICTS.with(|c| c.borrow().get(pattern).copied()) {
+        return verdict;
+    }
+    let verdict = compile_linear(pattern);
+    if pattern.len() <= PATTERN_CACHE_MAX_BYTES {
+        PATTERN_VERDICTS.with(|c| {
+            let mut cache = c.borrow_mut();
+            if cache.len() >= PATTERN_CACHE_CAPACITY {
+                cache.clear();
+            }
+            cache.insert(pattern.to_owned(), verdict);
+        });
+    }
+    verdict
+}
+
+fn compile_linear(pattern: &str) -> bool {
     let Ok(translated) = jsonschema_regex::to_rust_regex(pattern) else {
         return false;
     };
