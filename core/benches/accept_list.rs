@@ -130,7 +130,7 @@ fn main() {
             }
         });
         let limits = best(&|| {
-            black_box(conn.limits().check_value(&list, "").unwrap());
+            black_box(conn.limits().check_value(&list, "")).unwrap();
         });
         println!(
             "parts: clone {:.1} ms, received {:.1} ms, limits {:.1} ms",
