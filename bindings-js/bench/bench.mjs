@@ -1,6 +1,7 @@
 // `make bench` (bench-js): P-JS-1..4, each side measured in the same run, printed as
 // `bench <ID> <size>: <ratio>x`, then the memory-flatness benches (1,000,000 check calls; then
-// 1,000,000 calls through every error path, issue 12).
+// 1,000,000 calls through every error path, issue 12). BENCH_ONLY=P-JS-3 (a comma-separated
+// list of ids, `memory` for the memory benches) runs only those.
 // Format checking is off on both sides (the core treats `format` as an annotation; ajv gets
 // `validateFormats: false`).
 import { readFileSync } from "node:fs";
@@ -16,6 +17,9 @@ const SIZES = [
   ["64KB", 65536],
 ];
 const quick = process.env.BENCH_QUICK === "1";
+const only = process.env.BENCH_ONLY?.split(",");
+/** Whether the bench `id` runs (all of them unless BENCH_ONLY names some). */
+const runs = (id) => only === undefined || only.includes(id);
 
 /** Nanoseconds per call of `fn`: the best of several rounds of ~`ms` each. */
 function perCall(fn, ms = quick ? 40 : 150, rounds = quick ? 3 : 5) {
@@ -65,7 +69,7 @@ function attempt(fn) {
 }
 
 // P-JS-1: raw-text check + route (`routeText` checks, then routes) vs JSON.parse of the text.
-for (const [label, bytes] of SIZES) {
+for (const [label, bytes] of runs("P-JS-1") ? SIZES : []) {
   for (const valid of [true, false]) {
     const text = JSON.stringify(payload(bytes, valid));
     const r = ratio(
@@ -77,7 +81,7 @@ for (const [label, bytes] of SIZES) {
 }
 
 // P-JS-2: JS-object check + route vs ajv validate alone (schema compiled once).
-for (const [label, bytes] of SIZES) {
+for (const [label, bytes] of runs("P-JS-2") ? SIZES : []) {
   for (const valid of [true, false]) {
     const result = payload(bytes, valid);
     const value = result.outputs[0].structuredContent;
@@ -90,13 +94,18 @@ for (const [label, bytes] of SIZES) {
   }
 }
 
-// P-JS-3: declaring a 117-tool tools/list vs ajv compiling the same schemas. "cold" is the
-// first declaration of each schema in this process; "warm" declares the same list again
-// (a new session, or a host accepting the same tools/list again).
-{
+// P-JS-3: a host accepting a 117-tool tools/list (`discoverTools`) vs ajv compiling the same
+// schemas; then the server declaring the same tools. "cold" is the first time each schema is
+// seen in this process (the host goes first: declaring compiles, and compiled validators are
+// cached by schema text); "repeat" accepts or declares the same list again (a new session, or
+// a host accepting the same tools/list again). Accepting checks each schema and leaves its
+// compilation to the first check that needs it.
+if (runs("P-JS-3")) {
   const tools = toolsList();
   const schemas = tools.flatMap((t) => t.outputVariants.filter((v) => v.schema).map((v) => v.schema));
   const kb = schemas.map((s) => JSON.stringify(s).length / 1024);
+  const list = { tools, ttlMs: 60000, cacheScope: "public" };
+  const acceptAll = () => mcp.discoverTools(list, conn).tools.forEach((t) => t.free());
   const declareAll = () => tools.forEach((t) => mcp.declareTool(t).free());
   const ajvAll = () => {
     const fresh = new Ajv({ validateFormats: false, strict: false, allErrors: false });
@@ -107,29 +116,30 @@ for (const [label, bytes] of SIZES) {
     fn();
     return Number(process.hrtime.bigint() - t);
   };
-  const cold = time(declareAll);
+  const acceptCold = time(acceptAll);
   const ajvCold = time(ajvAll);
-  const warm = ratio(declareAll, ajvAll);
+  const acceptRepeat = ratio(acceptAll, ajvAll);
+  const declareCold = time(declareAll);
+  const declareRepeat = ratio(declareAll, ajvAll);
+  const cold = (ours) => `${(ours / ajvCold).toFixed(2)}x (${(ours / 1e6).toFixed(1)} ms vs ${(ajvCold / 1e6).toFixed(1)} ms`;
   console.log(
-    `bench P-JS-3 117-tools-cold: ${(cold / ajvCold).toFixed(2)}x (${(cold / 1e6).toFixed(1)} ms vs ` +
-      `${(ajvCold / 1e6).toFixed(1)} ms; ${schemas.length} schemas of ${Math.min(...kb).toFixed(1)}-` +
-      `${Math.max(...kb).toFixed(1)} KB)\n` +
-      `bench P-JS-3 117-tools-repeat: ${fmt({
-        ours: warm.ours,
-        theirs: warm.theirs,
-      }).replace(/µs/g, "µs")}`,
+    `bench P-JS-3 117-tools-cold: ${cold(acceptCold)}; ${schemas.length} schemas of ` +
+      `${Math.min(...kb).toFixed(1)}-${Math.max(...kb).toFixed(1)} KB)\n` +
+      `bench P-JS-3 117-tools-repeat: ${fmt(acceptRepeat)}\n` +
+      `bench P-JS-3 117-tools-declare-cold: ${cold(declareCold)})\n` +
+      `bench P-JS-3 117-tools-declare-repeat: ${fmt(declareRepeat)}`,
   );
 }
 
 // P-JS-4: .wasm gzip size.
-for (const entry of ["web", "node"]) {
+for (const entry of runs("P-JS-4") ? ["web", "node"] : []) {
   const bytes = readFileSync(new URL(`../npm/wasm/${entry}/mcp_outputs_js_bg.wasm`, import.meta.url));
   const gz = gzipSync(bytes, { level: 9 }).length;
   console.log(`bench P-JS-4 ${entry}.wasm: ${(gz / 1024).toFixed(0)} KB gzip (${(bytes.length / 1024).toFixed(0)} KB raw)`);
 }
 
 // Memory: 1,000,000 check calls keep WebAssembly.Memory flat once warm.
-{
+if (runs("memory")) {
   const good = payload(512, true);
   const bad = payload(512, false);
   const goodText = JSON.stringify(good);
@@ -155,7 +165,7 @@ for (const entry of ["web", "node"]) {
 // Memory over the error paths (issue 12): 1,000,000 calls cycling through every kind of error
 // (malformed text, limit errors in the core and in the JS walk, schema violations, thrown
 // getters, NaN, misuse), a successful check after each, keep WebAssembly.Memory flat.
-{
+if (runs("memory")) {
   const { paths, run } = errorPaths(mcp);
   const calls = quick ? 100_000 : 1_000_000;
   run(paths.length * 500);

@@ -1,6 +1,6 @@
-//! The client side: accept a tool received in tools/list (compiling its schemas once), then
-//! per call check the result against what was requested. Planning and routing build on the
-//! [`ReceivedTool`] too (see `planning` and `routing`).
+//! The client side: accept a tool received in tools/list (checking its schemas; each is
+//! compiled once, on first use), then per call check the result against what was requested.
+//! Planning and routing build on the [`ReceivedTool`] too (see `planning` and `routing`).
 
 use crate::audience::{Audience, Selector};
 use crate::connection::Connection;
@@ -14,7 +14,8 @@ use crate::selection;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// A tool as received in tools/list on one connection, validated (`accept`) and compiled once.
+/// A tool as received in tools/list on one connection, validated (`accept`); each schema is
+/// compiled once, by the first call that validates against it.
 #[derive(Clone, Debug)]
 pub struct ReceivedTool {
     tool: Map<String, Value>,
@@ -183,7 +184,7 @@ impl ReceivedTool {
                 Some(schema) if !schema.is_object() => {
                     return Err(Error::malformed("/outputSchema", "outputSchema must be a JSON object"))
                 }
-                Some(schema) => Some(Arc::new(CompiledSchema::compile(schema, "/outputSchema")?)),
+                Some(schema) => Some(Arc::new(CompiledSchema::received(schema, "/outputSchema")?)),
                 None => None,
             };
             (ReceivedShape::Legacy(schema), Vec::new())

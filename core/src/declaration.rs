@@ -181,7 +181,13 @@ fn read_variant(raw: &Value, path: &str, judge: Judge<'_>, warnings: &mut Vec<Wa
     }
     let schema = match obj.get("schema") {
         Some(schema) if selector.format == Format::Structured => {
-            Some(Arc::new(CompiledSchema::compile(schema, &pointer_push(path, "schema"))?))
+            let path = pointer_push(path, "schema");
+            // A server compiles at `declare`, where its author wants errors; a host only checks
+            // what it received, with the same errors, and compiles on first use.
+            Some(Arc::new(match judge {
+                Judge::Server(_) => CompiledSchema::compile(schema, &path)?,
+                Judge::Client(_) => CompiledSchema::received(schema, &path)?,
+            }))
         }
         _ => None,
     };

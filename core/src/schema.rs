@@ -4,9 +4,10 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use jsonschema::error::ValidationErrorKind;
+use jsonschema::meta::MetaValidator;
 use jsonschema::{Draft, ReferencingError, Retrieve, Uri, ValidationOptions, Validator};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,19 +34,25 @@ pub const REGEX_MATCH_STEP_LIMITS: [usize; 3] = [10_000, 1_000, 100];
 /// (never `schema-violation`: the value was not shown invalid). See docs/limits.md.
 pub const REGEX_STEP_BUDGET: usize = 10_000_000;
 
-/// A schema compiled once, with the facts the projections need.
+/// A declared schema, checked, with the facts the projections need and its validator: built at
+/// once by [`CompiledSchema::compile`] (a server wants its own faults at `declare`), or on the
+/// first validation for a schema received by a host ([`CompiledSchema::received`]).
 pub struct CompiledSchema {
     source: Value,
-    validator: Arc<Validator>,
+    /// The JSON Pointer of the schema in what declared it, for a failure of the deferred build.
+    path: String,
+    draft: Draft,
     object_rooted: bool,
-    /// The backtracking patterns of the schema, when it has any (see [`REGEX_STEP_BUDGET`]).
-    backtracking: Option<Arc<Backtracking>>,
+    /// The validator, built once: at once, or by the first validation that needs it. A failure
+    /// is kept too, so every call answers alike.
+    compiled: OnceLock<Result<Compiled>>,
 }
 
 /// A compiled schema as the per-thread cache keeps it.
 #[derive(Clone)]
 struct Compiled {
     validator: Arc<Validator>,
+    /// The backtracking patterns of the schema, when it has any (see [`REGEX_STEP_BUDGET`]).
     backtracking: Option<Arc<Backtracking>>,
 }
 
@@ -149,8 +156,20 @@ fn options_at(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine, limit: 
 }
 
 impl CompiledSchema {
-    /// Compiles `schema`. `path` is the JSON Pointer of the schema, for errors.
+    /// Checks and compiles `schema` now (a server's `declare`: authors want errors early).
+    /// `path` is the JSON Pointer of the schema, for errors.
     pub fn compile(schema: &Value, path: &str) -> Result<Self> {
+        let checked = Self::received(schema, path)?;
+        checked.compiled()?;
+        Ok(checked)
+    }
+
+    /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, but leaves
+    /// building its validator to the first validation (a host accepting a large tools/list
+    /// would otherwise compile schemas it may never use). The check runs the meta-schema and
+    /// proves that the build cannot fail (see [`Check`]); a schema it cannot prove so is
+    /// compiled here, so no fault `compile` reports is left for later.
+    pub fn received(schema: &Value, path: &str) -> Result<Self> {
         let draft = match schema {
             Value::Bool(_) => Draft::Draft202012,
             Value::Object(map) => dialect(map, path)?,
@@ -158,9 +177,39 @@ impl CompiledSchema {
                 return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
             }
         };
-        let Compiled { validator, backtracking } =
-            cached_validator(schema.to_string(), || build_validator(schema, draft, path))?;
-        Ok(CompiledSchema { object_rooted: is_object_rooted(schema), source: schema.clone(), validator, backtracking })
+        let checked = CompiledSchema {
+            object_rooted: is_object_rooted(schema),
+            source: schema.clone(),
+            path: path.to_owned(),
+            draft,
+            compiled: OnceLock::new(),
+        };
+        match check(schema, draft, path)? {
+            Check::Builds => {}
+            Check::Build => {
+                let built = cached_validator(schema.to_string(), || build_validator(schema, draft, path));
+                // Set before anyone else can see the schema, so this cannot fail.
+                let _ = checked.compiled.set(Ok(built?));
+            }
+        }
+        Ok(checked)
+    }
+
+    /// The validator, built on first need. A build the check proved cannot fail is not expected
+    /// to; should it, the error is `invalid-schema` at the schema's own path, on every call.
+    fn compiled(&self) -> Result<&Compiled> {
+        self.compiled
+            .get_or_init(|| {
+                cached_validator(self.source.to_string(), || build_validator(&self.source, self.draft, &self.path))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Whether the validator has been built (tests, and hosts that want to know what a first
+    /// validation will cost).
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
     }
 
     /// The schema as declared.
@@ -184,8 +233,9 @@ impl CompiledSchema {
     /// patterns, the one at the largest per-match limit the regex budget allows, once every
     /// backtracking match on the value's strings and member names has finished within it.
     fn validator_for(&self, instance: &Value, path: &str) -> Result<&Validator> {
-        let Some(backtracking) = &self.backtracking else {
-            return Ok(&self.validator);
+        let compiled = self.compiled()?;
+        let Some(backtracking) = &compiled.backtracking else {
+            return Ok(&compiled.validator);
         };
         let subjects = strings_and_names(instance);
         let matches = backtracking.patterns.len().saturating_mul(subjects.len());
@@ -256,8 +306,11 @@ impl CompiledSchema {
 
 /// Compiles `schema` under `draft`: the linear regex engine first; a schema it refuses (a
 /// pattern with a backreference or a lookaround, or a schema that is invalid anyway) is
-/// compiled again with the backtracking engine, whose answer is final.
+/// compiled again with the backtracking engine, whose answer is final. (jsonschema runs the
+/// meta-schema again here: it has no public switch to skip it.)
 fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Compiled> {
+    #[cfg(test)]
+    tests::count_build(schema);
     let attempted = Arc::new(AtomicBool::new(false));
     let built = match options(draft, &attempted, Engine::Linear).build(schema) {
         Ok(validator) => Ok(Compiled { validator: Arc::new(validator), backtracking: None }),
@@ -280,6 +333,326 @@ fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Compiled>
             Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
         }
     })
+}
+
+/// What [`check`] proved about building a schema's validator.
+#[derive(Debug, PartialEq, Eq)]
+enum Check {
+    /// The build cannot fail: it can wait for the first validation.
+    Builds,
+    /// The check could not prove it: build now, so that a fault is reported where it is today.
+    Build,
+}
+
+/// Checks `schema` (under `draft`, already read from its `$schema`) without building a
+/// validator, reporting exactly what [`build_validator`] would: the meta-schema first (the
+/// build's own first step, so the same `invalid-schema`), then the faults a build finds after
+/// it, which are proved absent here only for the common case (see [`builds_surely`]). Anything
+/// else is left to an immediate build, whose answer is then the same by construction.
+fn check(schema: &Value, draft: Draft, path: &str) -> Result<Check> {
+    let Value::Object(map) = schema else {
+        // A boolean schema: nothing to check, nothing that can fail.
+        return Ok(Check::Builds);
+    };
+    // An embedded resource with its own `$schema` is validated against its own meta-schema by
+    // jsonschema; rather than mirror that, such a schema is built at once.
+    if map.values().any(mentions_schema_keyword) {
+        return Ok(Check::Build);
+    }
+    // The generic meta-validator costs about as much as the rest of `accept` together; most
+    // 2020-12 schemas are shown valid by a direct reading of its meta-schema instead. Anything
+    // that reading does not vouch for goes to the meta-validator, whose answer is final.
+    let vouched = draft == Draft::Draft202012 && meta_2020_12::surely_valid(schema);
+    if !map.is_empty() && !vouched {
+        let Some(verdict) = meta_validate(draft, schema) else {
+            return Ok(Check::Build);
+        };
+        verdict.map_err(|e| Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}")))?;
+    }
+    Ok(if draft == Draft::Draft202012 && builds_surely(schema) { Check::Builds } else { Check::Build })
+}
+
+/// The 2020-12 meta-schema (the bundled `schema.json` and its seven vocabulary meta-schemas)
+/// read directly, one keyword at a time. It only vouches: `true` means the meta-validator would
+/// accept the schema; `false` means it was not shown (an invalid keyword, or a form this
+/// reading leaves to the meta-validator, such as `$vocabulary` or an integer written `1.0`).
+mod meta_2020_12 {
+    use serde_json::Value;
+
+    /// `simpleTypes`.
+    const SIMPLE_TYPES: &[&str] = &["array", "boolean", "integer", "null", "number", "object", "string"];
+
+    pub(super) fn surely_valid(schema: &Value) -> bool {
+        let map = match schema {
+            Value::Bool(_) => return true,
+            Value::Object(map) => map,
+            _ => return false,
+        };
+        map.iter().all(|(keyword, value)| match keyword.as_str() {
+            "$schema" | "$ref" | "$dynamicRef" | "$recursiveRef" | "$comment" | "title" | "description" | "format"
+            | "contentEncoding" | "contentMediaType" | "pattern" => value.is_string(),
+            "$id" => value.as_str().is_some_and(|id| id.find('#').is_none_or(|at| at + 1 == id.len())),
+            "$anchor" | "$dynamicAnchor" | "$recursiveAnchor" => value.as_str().is_some_and(is_anchor),
+            "$defs" | "definitions" | "properties" | "patternProperties" | "dependentSchemas" => {
+                value.as_object().is_some_and(|members| members.values().all(surely_valid))
+            }
+            "dependencies" => {
+                value.as_object().is_some_and(|members| members.values().all(|m| surely_valid(m) || is_string_array(m)))
+            }
+            "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
+                value.as_array().is_some_and(|items| !items.is_empty() && items.iter().all(surely_valid))
+            }
+            "items"
+            | "contains"
+            | "additionalProperties"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "not"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "contentSchema" => surely_valid(value),
+            "type" => match value {
+                Value::String(name) => SIMPLE_TYPES.contains(&name.as_str()),
+                Value::Array(names) => {
+                    !names.is_empty()
+                        && names.iter().all(|n| n.as_str().is_some_and(|n| SIMPLE_TYPES.contains(&n)))
+                        && all_unique(names)
+                }
+                _ => false,
+            },
+            "enum" | "examples" => value.is_array(),
+            "multipleOf" => value.as_f64().is_some_and(|n| n > 0.0),
+            "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" => value.is_number(),
+            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxContains" | "minContains" | "maxProperties"
+            | "minProperties" => value.is_u64(),
+            "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+            "required" => is_string_array(value),
+            "dependentRequired" => value.as_object().is_some_and(|members| members.values().all(is_string_array)),
+            "$vocabulary" => false,
+            // `const`, `default` and every keyword the meta-schema does not name: anything.
+            _ => true,
+        })
+    }
+
+    /// `anchorString`: `^[A-Za-z_][-A-Za-z0-9._]*$`.
+    fn is_anchor(text: &str) -> bool {
+        let mut chars = text.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || "-._".contains(c))
+    }
+
+    /// `stringArray`: an array of distinct strings.
+    fn is_string_array(value: &Value) -> bool {
+        value.as_array().is_some_and(|items| items.iter().all(Value::is_string) && all_unique(items))
+    }
+
+    /// Whether the strings of `items` are distinct (only called on arrays of strings).
+    fn all_unique(items: &[Value]) -> bool {
+        let mut seen: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+        seen.sort_unstable();
+        seen.windows(2).all(|pair| pair.first() != pair.get(1))
+    }
+}
+
+/// Whether `$schema` is a member name anywhere in `value` (jsonschema's own test for embedded
+/// dialects, which looks inside data keywords too).
+fn mentions_schema_keyword(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(key, item)| key == "$schema" || mentions_schema_keyword(item)),
+        Value::Array(items) => items.iter().any(mentions_schema_keyword),
+        _ => false,
+    }
+}
+
+thread_local! {
+    /// The meta-schema validators, one per dialect (in [`DIALECTS`] order), built on first use.
+    /// jsonschema keeps them per process natively but rebuilds one for every call on wasm
+    /// targets (see [`VALIDATORS`]), which would cost a host about 1.4 ms per schema.
+    static META_VALIDATORS: [OnceCell<Option<MetaValidator<'static>>>; DIALECTS.len()] =
+        const { [const { OnceCell::new() }; DIALECTS.len()] };
+}
+
+/// `schema` against the meta-schema of `draft`, as jsonschema's build runs it; `None` if the
+/// meta-validator is not available (not expected: the drafts are bundled).
+fn meta_validate(draft: Draft, schema: &Value) -> Option<std::result::Result<(), String>> {
+    let index = DIALECTS.iter().position(|(_, known)| *known == draft)?;
+    let uri = DIALECTS.get(index).map(|(uri, _)| *uri)?;
+    META_VALIDATORS.with(|validators| {
+        let validator = validators
+            .get(index)?
+            .get_or_init(|| {
+                let mut probe = Map::new();
+                probe.insert("$schema".into(), Value::from(uri));
+                jsonschema::meta::validator_for(&Value::Object(probe)).ok()
+            })
+            .as_ref()?;
+        Some(validator.validate(schema).map_err(|e| e.to_string()))
+    })
+}
+
+/// Whether a 2020-12 schema that passed its meta-schema is sure to build. After the
+/// meta-schema, a build can still fail on a `$ref` (outside the schema, or not resolving), an
+/// identifier or anchor that moves the base URI, or a regex the engines refuse. So the schema
+/// is sure to build when, anywhere in it (data keywords included, which only overstates):
+/// no `$id`, anchor, `$dynamicRef`, `$recursiveRef` or `$vocabulary` member appears; every
+/// `$ref` is `#` or a plain JSON Pointer fragment that walks schema keywords to a schema (see
+/// [`resolves_to_subschema`]); every `pattern` and `patternProperties` name compiles on the
+/// linear engine as jsonschema translates it.
+fn builds_surely(root: &Value) -> bool {
+    let mut stack = vec![root];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    let fine = match (key.as_str(), item) {
+                        (
+                            "$id" | "$anchor" | "$dynamicAnchor" | "$dynamicRef" | "$recursiveRef" | "$recursiveAnchor"
+                            | "$vocabulary",
+                            _,
+                        ) => false,
+                        ("$ref", Value::String(reference)) => resolves_to_subschema(root, reference),
+                        ("pattern", Value::String(pattern)) => compiles_linear(pattern),
+                        ("patternProperties", Value::Object(properties)) => {
+                            properties.keys().all(|pattern| compiles_linear(pattern))
+                        }
+                        _ => true,
+                    };
+                    if !fine {
+                        return false;
+                    }
+                    stack.push(item);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Whether `reference` is `#` or `#/<pointer>` naming, through 2020-12 subschema keywords only,
+/// an object or boolean in `root` (a subschema the meta-schema has checked). The fragment may
+/// only hold characters a URI fragment allows unencoded, and no percent-encoding: anything else
+/// is left to the build.
+fn resolves_to_subschema(root: &Value, reference: &str) -> bool {
+    const IN_PLACE: &[&str] = &[
+        "not",
+        "if",
+        "then",
+        "else",
+        "items",
+        "contains",
+        "additionalProperties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    ];
+    const BY_NAME: &[&str] = &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+    const BY_INDEX: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+    let Some(pointer) = reference.strip_prefix('#') else {
+        return false;
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(c);
+    if !pointer.chars().all(plain) {
+        return false;
+    }
+    if pointer.is_empty() {
+        return true;
+    }
+    let Some(pointer) = pointer.strip_prefix('/') else {
+        return false;
+    };
+    let mut tokens = pointer.split('/').map(unescape_token);
+    let mut at = root;
+    while let Some(token) = tokens.next() {
+        let (Some(token), Value::Object(schema)) = (token, at) else {
+            return false;
+        };
+        let next = if IN_PLACE.contains(&token.as_str()) {
+            schema.get(&token)
+        } else if BY_NAME.contains(&token.as_str()) {
+            let name = tokens.next().flatten();
+            name.and_then(|name| schema.get(&token)?.as_object()?.get(&name))
+        } else if BY_INDEX.contains(&token.as_str()) {
+            let index = tokens.next().flatten().and_then(|i| parse_index(&i));
+            index.and_then(|i| schema.get(&token)?.as_array()?.get(i))
+        } else {
+            None
+        };
+        match next {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at.is_object() || at.is_boolean()
+}
+
+/// A JSON Pointer token with `~1` and `~0` decoded; `None` for any other `~` escape.
+fn unescape_token(token: &str) -> Option<String> {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '~' => match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// An array index as a JSON Pointer writes it: digits, no sign, no leading zero.
+fn parse_index(token: &str) -> Option<usize> {
+    let canonical = token.bytes().all(|b| b.is_ascii_digit()) && (token == "0" || !token.starts_with('0'));
+    canonical.then(|| token.parse().ok()).flatten()
+}
+
+/// How many pattern verdicts each thread keeps, and the longest pattern kept (see
+/// [`compiles_linear`]).
+const PATTERN_CACHE_CAPACITY: usize = 1024;
+const PATTERN_CACHE_MAX_BYTES: usize = 1024;
+
+thread_local! {
+    /// [`compiles_linear`]'s verdicts by pattern: compiling a regex costs tens of microseconds,
+    /// and a tools/list repeats a few patterns across many properties and tools. Bounded like
+    /// [`VALIDATORS`].
+    static PATTERN_VERDICTS: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+}
+
+/// Whether `pattern` compiles on the linear engine as jsonschema compiles it there (the same
+/// translation and search form): then no engine refuses it.
+fn compiles_linear(pattern: &str) -> bool {
+    if let Some(verdict) = PATTERN_VERDICTS.with(|c| c.borrow().get(pattern).copied()) {
+        return verdict;
+    }
+    let verdict = compile_linear(pattern);
+    if pattern.len() <= PATTERN_CACHE_MAX_BYTES {
+        PATTERN_VERDICTS.with(|c| {
+            let mut cache = c.borrow_mut();
+            if cache.len() >= PATTERN_CACHE_CAPACITY {
+                cache.clear();
+            }
+            cache.insert(pattern.to_owned(), verdict);
+        });
+    }
+    verdict
+}
+
+fn compile_linear(pattern: &str) -> bool {
+    let Ok(translated) = jsonschema_regex::to_rust_regex(pattern) else {
+        return false;
+    };
+    match jsonschema_regex::search_form(pattern, &translated) {
+        Some(jsonschema_regex::Search::RepeatedClass(_)) => true,
+        Some(jsonschema_regex::Search::Collapsed(collapsed)) => regex::Regex::new(&collapsed).is_ok(),
+        None => regex::Regex::new(&translated).is_ok(),
+    }
 }
 
 impl Backtracking {
@@ -436,6 +809,25 @@ fn rewrite_refs(value: &mut Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::sync::Mutex;
+
+    /// How many times each schema text was built, across threads (tests use schemas of their
+    /// own, so they do not disturb each other's counts).
+    static BUILDS: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+
+    pub(super) fn count_build(schema: &Value) {
+        let mut builds = BUILDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *builds.get_or_insert_with(HashMap::new).entry(schema.to_string()).or_default() += 1;
+    }
+
+    fn builds(schema: &Value) -> usize {
+        let builds = BUILDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        builds.as_ref().and_then(|b| b.get(&schema.to_string()).copied()).unwrap_or(0)
+    }
+
+    fn validator(schema: &CompiledSchema) -> &Arc<Validator> {
+        &schema.compiled().expect("compiles").validator
+    }
 
     fn code(schema: Value) -> Option<ErrorCode> {
         CompiledSchema::compile(&schema, "/schema").err().map(|e| e.code())
@@ -461,10 +853,10 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "pattern": "^x"}}});
         let a = CompiledSchema::compile(&schema, "/a").expect("valid");
         let b = CompiledSchema::compile(&schema.clone(), "/b").expect("valid");
-        assert!(Arc::ptr_eq(&a.validator, &b.validator), "the same schema text shares one validator");
-        assert!(a.backtracking.is_none(), "a linear pattern needs no regex budget");
+        assert!(Arc::ptr_eq(validator(&a), validator(&b)), "the same schema text shares one validator");
+        assert!(a.compiled().expect("compiles").backtracking.is_none(), "a linear pattern needs no regex budget");
         let other = CompiledSchema::compile(&json!({"type": "object", "required": ["n"]}), "").expect("valid");
-        assert!(!Arc::ptr_eq(&a.validator, &other.validator));
+        assert!(!Arc::ptr_eq(validator(&a), validator(&other)));
         assert!(b.is_valid(&json!({"n": 1})) && !b.is_valid(&json!({"n": "1"})));
         assert!(other.is_valid(&json!({"n": 1})) && !other.is_valid(&json!({})));
         // Errors are not cached: each compile reports its own path.
@@ -480,10 +872,263 @@ mod tests {
         let big = json!({"enum": [("x".repeat(VALIDATOR_CACHE_MAX_SCHEMA_BYTES))]});
         let (x, y) =
             (CompiledSchema::compile(&big, "").expect("valid"), CompiledSchema::compile(&big, "").expect("valid"));
-        assert!(!Arc::ptr_eq(&x.validator, &y.validator), "a schema over the byte bound is not kept");
+        assert!(!Arc::ptr_eq(validator(&x), validator(&y)), "a schema over the byte bound is not kept");
         assert!(x.is_valid(&json!("x".repeat(VALIDATOR_CACHE_MAX_SCHEMA_BYTES))) && !y.is_valid(&json!("x")));
         let again = CompiledSchema::compile(&schema, "").expect("valid");
         assert!(again.is_valid(&json!({"n": 2})) && !again.is_valid(&json!({"n": []})));
+    }
+
+    #[test]
+    fn a_received_schema_is_built_by_its_first_validation_only() {
+        let schema = json!({"type": "object", "properties": {"first_use": {"type": "string", "pattern": "^[a-z]+$"}}});
+        let received = CompiledSchema::received(&schema, "/outputVariants/1/schema").expect("valid");
+        assert_eq!((builds(&schema), received.is_compiled()), (0, false), "checking builds no validator");
+        assert!(received.is_valid(&json!({"first_use": "abc"})));
+        assert_eq!(builds(&schema), 1);
+        let error = received.validate(&json!({"first_use": "ABC"}), "/outputs/1/structuredContent", "the value");
+        assert_eq!(error.map_err(|e| e.code()), Err(ErrorCode::SchemaViolation));
+        assert!(!received.is_valid(&json!({"first_use": 1})));
+        assert_eq!((builds(&schema), received.is_compiled()), (1, true), "later validations reuse it");
+        // A server's compile is eager (and, on this thread, the cached validator is shared).
+        let declared = json!({"type": "object", "properties": {"declared_now": {"type": "integer"}}});
+        let compiled = CompiledSchema::compile(&declared, "/outputVariants/1/schema").expect("valid");
+        assert_eq!((builds(&declared), compiled.is_compiled()), (1, true));
+    }
+
+    #[test]
+    fn concurrent_first_validations_build_once_and_agree() {
+        let schema = json!({"type": "object", "properties": {"concurrent": {"type": "integer", "maximum": 10}}});
+        let received = Arc::new(CompiledSchema::received(&schema, "").expect("valid"));
+        let threads: Vec<_> = (0..8)
+            .map(|i| {
+                let received = Arc::clone(&received);
+                std::thread::spawn(move || {
+                    let answers =
+                        (received.is_valid(&json!({"concurrent": i})), received.is_valid(&json!({"concurrent": 11})));
+                    (answers, Arc::as_ptr(validator(&received)) as usize)
+                })
+            })
+            .collect();
+        let answers: Vec<_> = threads.into_iter().map(|t| t.join().expect("no panic")).collect();
+        assert!(answers.iter().all(|(valid, _)| *valid == (true, false)));
+        assert!(answers.windows(2).all(|w| w[0].1 == w[1].1), "every thread uses one validator");
+        assert_eq!(builds(&schema), 1);
+    }
+
+    /// Whether `schema` is left to its first validation by a host.
+    fn deferred(schema: &Value) -> bool {
+        CompiledSchema::received(schema, "/s").is_ok_and(|s| !s.is_compiled())
+    }
+
+    #[test]
+    fn checking_reports_what_compiling_reports() {
+        let cases = [
+            json!(true),
+            json!(false),
+            json!({}),
+            json!({"type": "objekt"}),
+            json!({"type": "array", "items": {"type": "string", "minLength": -1}}),
+            json!({"type": "object", "properties": {"c": {"$ref": "https://example.com/s.json"}}}),
+            json!({"$ref": "other.json#/x"}),
+            json!({"$ref": ""}),
+            json!({"$ref": "json-schema:///#/$defs/a", "$defs": {"a": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/missing"}),
+            json!({"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/a~1b", "$defs": {"a/b": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/a~2b", "$defs": {"a~2b": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/a%20b", "$defs": {"a b": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/a b", "$defs": {"a b": {"type": "string"}}}),
+            json!({"$ref": "#/properties", "properties": {"type": {"type": "string"}}}),
+            json!({"$ref": "#/required/0", "required": ["a"]}),
+            json!({"$ref": "#/const", "const": {"type": 5}}),
+            json!({"$ref": "#/const", "const": {"pattern": "("}}),
+            json!({"$ref": "#/allOf/01", "allOf": [{}, {}]}),
+            json!({"$ref": "#/allOf/1", "allOf": [{}, {"type": "string"}]}),
+            json!({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}),
+            json!({"$ref": "#", "properties": {"next": {"$ref": "#"}}}),
+            json!({"$ref": "#foo", "$defs": {"a": {"$anchor": "foo"}}}),
+            json!({"$ref": "#bar"}),
+            json!({"$id": "https://example.com/root", "$ref": "https://example.com/root#/$defs/a", "$defs": {"a": {}}}),
+            json!({"$dynamicRef": "#meta"}),
+            json!({"$defs": {"a": {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "x", "type": 5}}}),
+            json!({"pattern": "("}),
+            json!({"pattern": "^(?=a)"}),
+            json!({"pattern": "(a)\\1"}),
+            json!({"pattern": "^[a-z0-9_-]+$"}),
+            json!({"pattern": "\\p{Letter}"}),
+            json!({"patternProperties": {"[": {}}}),
+            json!({"patternProperties": {"^x-": {"type": "string"}}}),
+            json!({"const": {"pattern": "("}}),
+            json!({"properties": {"pattern": {"type": "string"}, "$id": {"type": "string"}}}),
+            json!({"maxLength": 1.0, "minItems": 1e300}),
+            json!({"maxLength": 1.5}),
+            json!({"format": "no-such-format", "contentMediaType": "application/x-unknown"}),
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {"a": {"type": 5}}}),
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"a": {"type": 5}}}),
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {"$ref": "#/definitions/x"}}}),
+            json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": "#"}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema#", "type": "string"}),
+            json!({"$schema": "https://example.com/my-dialect"}),
+            json!({"$schema": 7}),
+            json!({"$vocabulary": {"https://example.com/vocab": true}}),
+        ];
+        for schema in &cases {
+            // What compiling answered before checks existed: the dialect, then the whole build.
+            let draft = match schema {
+                Value::Object(map) => dialect(map, "/s"),
+                _ => Ok(Draft::Draft202012),
+            };
+            let built = draft.and_then(|draft| build_validator(schema, draft, "/s"));
+            let compiled = built.map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
+            let received = CompiledSchema::received(schema, "/s");
+            let checked = received.as_ref().map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
+            assert_eq!(checked, compiled, "{schema}");
+            if let Ok(received) = received {
+                let first_use = received.compiled().map(|_| ()).map_err(|e| e.code());
+                assert_eq!(first_use, Ok(()), "{schema}: a deferred build fails");
+            }
+        }
+        // What a host is sent in practice is left to its first validation.
+        for schema in [
+            json!({"type": "object", "properties": {"s": {"type": ["string", "null"], "format": "date-time"}}}),
+            json!({"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_-]+$"}}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"row": {"type": "string"}},
+                   "type": "array", "items": {"$ref": "#/$defs/row"}}),
+            json!({"type": "object", "properties": {"child": {"$ref": "#"}}}),
+            json!({"patternProperties": {"^x-": {"type": "string"}}}),
+            json!(true),
+        ] {
+            assert!(deferred(&schema), "{schema}");
+        }
+        // What the check cannot settle is compiled at once, so its fault is still found here.
+        for schema in [
+            json!({"$id": "https://example.com/s", "type": "object"}),
+            json!({"pattern": "^(?=a)"}),
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
+        ] {
+            assert!(!deferred(&schema), "{schema}");
+        }
+    }
+
+    /// Values of every JSON type, valid and invalid for the meta-schema's keywords.
+    fn meta_keyword_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = proptest::sample::select(vec![
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(-1),
+            json!(3),
+            json!(1.0),
+            json!(1.5),
+            json!(-0.5),
+            json!(""),
+            json!("string"),
+            json!("integer"),
+            json!("strin"),
+            json!("#"),
+            json!("a#"),
+            json!("a#b"),
+            json!("_a-1.b"),
+            json!("1a"),
+            json!("("),
+            json!("^[a-z]+$"),
+            json!([]),
+            json!(["a", "a"]),
+            json!(["a", "b"]),
+            json!(["string", "null"]),
+            json!(["string", "string"]),
+            json!(["foo"]),
+            json!([1]),
+            json!({}),
+        ]);
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            let keyword = proptest::sample::select(vec![
+                "$id",
+                "$ref",
+                "$anchor",
+                "$dynamicAnchor",
+                "$recursiveAnchor",
+                "$comment",
+                "$defs",
+                "definitions",
+                "dependencies",
+                "prefixItems",
+                "items",
+                "contains",
+                "additionalProperties",
+                "properties",
+                "patternProperties",
+                "dependentSchemas",
+                "propertyNames",
+                "if",
+                "then",
+                "else",
+                "allOf",
+                "anyOf",
+                "oneOf",
+                "not",
+                "unevaluatedItems",
+                "unevaluatedProperties",
+                "type",
+                "const",
+                "enum",
+                "multipleOf",
+                "maximum",
+                "exclusiveMinimum",
+                "maxLength",
+                "minContains",
+                "pattern",
+                "uniqueItems",
+                "required",
+                "dependentRequired",
+                "title",
+                "default",
+                "deprecated",
+                "examples",
+                "format",
+                "contentEncoding",
+                "contentSchema",
+                "x-unknown",
+                "a",
+            ]);
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::btree_map(keyword.prop_map(str::to_owned), inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// The direct reading of the 2020-12 meta-schema never vouches for a schema the
+        /// meta-validator refuses.
+        #[test]
+        fn the_direct_meta_reading_only_vouches_for_valid_schemas(schema in meta_keyword_value()) {
+            if meta_2020_12::surely_valid(&schema) {
+                proptest::prop_assert_eq!(meta_validate(Draft::Draft202012, &schema), Some(Ok(())), "{}", schema);
+            }
+        }
+    }
+
+    #[test]
+    fn the_direct_meta_reading_vouches_for_common_schemas() {
+        for schema in [
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"], "maxLength": 3}},
+                   "required": ["a"], "additionalProperties": false}),
+            json!({"$defs": {"row": {"enum": ["x", 1]}}, "type": "array", "items": {"$ref": "#/$defs/row"}, "minItems": 1}),
+            json!({"anyOf": [{"type": "string", "pattern": "^x"}, {"type": "integer", "minimum": 0, "multipleOf": 2}]}),
+        ] {
+            assert!(meta_2020_12::surely_valid(&schema), "{schema}");
+        }
+        for schema in
+            [json!({"type": "objekt"}), json!({"minLength": -1}), json!({"required": ["a", "a"]}), json!({"allOf": []})]
+        {
+            assert!(!meta_2020_12::surely_valid(&schema), "{schema}");
+            assert!(matches!(meta_validate(Draft::Draft202012, &schema), Some(Err(_))), "{schema}");
+        }
     }
 
     #[test]
