@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as mcp from "../npm/node.js";
+import { thrown } from "./support.mjs";
 
 const dts = readFileSync(new URL("../npm/index.d.ts", import.meta.url), "utf8");
 
@@ -52,15 +53,6 @@ function assertPlain(value, path = "") {
   assert.equal(typeof value, "object", `${path} is ${typeof value}`);
   assert.equal(Object.getPrototypeOf(value), Object.prototype, `${path} is not a plain object`);
   for (const [k, v] of Object.entries(value)) assertPlain(v, `${path}/${k}`);
-}
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a throw");
 }
 
 test("error codes: runtime list (from ErrorCode::ALL) equals the .d.ts union, in order", () => {

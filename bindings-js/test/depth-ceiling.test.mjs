@@ -6,18 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as mcp from "../npm/node.js";
+import { thrown } from "./support.mjs";
 
 const CEILING = 1000; // core::limits::MAX_DEPTH_CEILING
 const REQ = [{ audience: "programmatic", format: "structured" }];
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a throw");
-}
 
 function nested(levels) {
   let value = {};

@@ -2,6 +2,8 @@
 // short form in test/hardening.test.mjs and the 1,000,000-call form in `make bench`.
 // Each path must end in its code; successful calls are mixed in.
 
+import { PROGRAMMATIC, output, resultOf } from "./support.mjs";
+
 const TOOL = {
   name: "t",
   inputSchema: { type: "object" },
@@ -14,9 +16,6 @@ const TOOL = {
     },
   ],
 };
-const PROGRAMMATIC = [{ audience: "programmatic", format: "structured" }];
-const output = (n) => ({ audience: "programmatic", format: "structured", structuredContent: { n } });
-const resultOf = (...outputs) => ({ resultType: "complete", outputs });
 
 /** `{paths, run(n)}`: `paths` as [label, code, fn]; `run(n)` makes n calls cycling through
  * every path and a successful check after each, and throws on any unexpected answer. */

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as mcp from "../npm/node.js";
 import { errorPaths } from "./error-paths.mjs";
+import { thrown, PROGRAMMATIC, output, resultOf } from "./support.mjs";
 
 const APPS = "io.modelcontextprotocol/ui";
 const TOOL = {
@@ -21,9 +22,6 @@ const TOOL = {
     { audience: APPS, format: "structured", schema: { type: "object" } },
   ],
 };
-const PROGRAMMATIC = [{ audience: "programmatic", format: "structured" }];
-const output = (n) => ({ audience: "programmatic", format: "structured", structuredContent: { n } });
-const resultOf = (...outputs) => ({ resultType: "complete", outputs });
 
 function setup(options) {
   const conn = new mcp.Connection({ protocolVersion: "2026-12-01", negotiated: [APPS] }, options);
@@ -32,14 +30,6 @@ function setup(options) {
   return { conn, server, host };
 }
 
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a throw");
-}
 
 /** The error of `fn`, which must be a McpOutputsError with `code`. */
 function typed(fn, code, label = "") {

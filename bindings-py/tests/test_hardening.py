@@ -18,6 +18,8 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 from error_paths import error_paths  # noqa: E402 - the bench's list of error paths, shared
 
+from fixtures import REQ, TOOL
+
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
 from mcp_outputs.types import InputRequiredRoute, Route
@@ -30,15 +32,6 @@ def complete(route: Union[Route, InputRequiredRoute]) -> Route:
 
 CEILING = 1000  # core::limits::MAX_DEPTH_CEILING
 
-TOOL: Dict[str, Any] = {
-    "name": "t",
-    "inputSchema": {"type": "object"},
-    "outputVariants": [
-        {"audience": "assistant", "format": "content"},
-        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
-    ],
-}
-REQ = [{"audience": "programmatic", "format": "structured"}]
 
 
 def tool_with(schema: Dict[str, Any]) -> Dict[str, Any]:

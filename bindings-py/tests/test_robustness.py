@@ -15,18 +15,11 @@ from typing import Any, Callable, Dict, List
 
 import pytest
 
+from fixtures import REQ, TOOL
+
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
 
-TOOL: Dict[str, Any] = {
-    "name": "t",
-    "inputSchema": {"type": "object"},
-    "outputVariants": [
-        {"audience": "assistant", "format": "content"},
-        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
-    ],
-}
-REQ = [{"audience": "programmatic", "format": "structured"}]
 CONN = Connection()
 HOST = ReceivedTool.accept(TOOL, CONN)
 SERVER = ServerTool.declare(TOOL)

@@ -1,0 +1,16 @@
+"""What several test files share: the smallest tool with a programmatic/structured variant, and
+the selectors that request it."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+TOOL: Dict[str, Any] = {
+    "name": "t",
+    "inputSchema": {"type": "object"},
+    "outputVariants": [
+        {"audience": "assistant", "format": "content"},
+        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+    ],
+}
+REQ: List[Dict[str, str]] = [{"audience": "programmatic", "format": "structured"}]
