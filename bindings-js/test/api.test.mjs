@@ -483,8 +483,8 @@ test("declareTools, discoverTools: whole tools/list results on both sides (LIST-
   const nullByTool = thrown(() => mcp.declareTools(tools, { legacyByTool: null }));
   assert.deepEqual([nullByTool.code, nullByTool.path, nullByTool.jsonrpcCode], ["malformed", "/legacyByTool", -32603]);
   assert.equal(mcp.declareTools(tools, { legacyByTool: undefined }).length, 2);
-  const july = new mcp.Connection({ protocolVersion: "2026-07-28" });
-  assert.deepEqual(july.toolsListResult(declared, { cache: null }), july.toolsListResult(declared));
+  const nullCache = thrown(() => new mcp.Connection({ protocolVersion: "2026-07-28" }).toolsListResult(declared, { cache: null }));
+  assert.deepEqual([nullCache.code, nullCache.path], ["malformed", "/cache"]);
   // A missing declaration is the caller's slip (no wire code), a null one the server's fault.
   const noTool = thrown(() => mcp.ServerTool.declare(undefined));
   assert.deepEqual([noTool.code, noTool.jsonrpcCode], ["malformed", null]);

@@ -188,9 +188,10 @@ impl CacheScope {
 
 impl ListCache {
     /// Reads `{ "ttlMs": <integer >= 0>, "cacheScope": "public" | "private" }` (both required;
-    /// anything else `malformed`); absent or null is the default, `0` / `"private"`.
+    /// anything else, null included, `malformed`, as every optional input of the contract);
+    /// absent is the default, `0` / `"private"`.
     pub fn from_json(value: Option<&Value>) -> Result<Self> {
-        let Some(value) = value.filter(|v| !v.is_null()) else {
+        let Some(value) = value else {
             return Ok(ListCache::default());
         };
         let obj = value.as_object().ok_or_else(|| Error::malformed("/cache", "cache must be an object"))?;
@@ -449,6 +450,7 @@ mod tests {
         let read = ListCache::from_json(Some(&json!({"ttlMs": 5, "cacheScope": "public"})));
         assert_eq!(read, Ok(ListCache { ttl_ms: 5, scope: CacheScope::Public }));
         for bad in [
+            Value::Null,
             json!([]),
             json!({"ttlMs": 5}),
             json!({"cacheScope": "public"}),
