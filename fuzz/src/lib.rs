@@ -615,6 +615,107 @@ impl ToJson for LegacyToolG {
     }
 }
 
+/// A whole tools/list: the server's tools, their legacy options and cache option (`list`), or
+/// the result a client receives (`discover`).
+#[derive(Arbitrary, Debug)]
+pub struct ListG {
+    /// Each tool, and whether it keeps the shared name (a duplicate) instead of its own.
+    tools: Vec<(bool, Or<ToolG>)>,
+    /// Legacy options keyed by the name of tool `index % len` (a name no tool has when empty).
+    legacy_by_tool: Option<Or<Vec<(u8, Or<LegacyG>)>>>,
+    cache: Option<Or<CacheG>>,
+    /// `discover`: the result's `resultType`, when present.
+    result_type: Option<Or<ResultTypeG>>,
+}
+
+#[derive(Arbitrary, Debug)]
+pub struct CacheG {
+    ttl_ms: Option<Or<u32>>,
+    public: Option<bool>,
+}
+
+impl ToJson for CacheG {
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(t) = &self.ttl_ms {
+            m.insert("ttlMs".into(), t.to_json());
+        }
+        if let Some(p) = self.public {
+            m.insert("cacheScope".into(), if p { "public" } else { "private" }.into());
+        }
+        Value::Object(m)
+    }
+}
+
+impl ToJson for u32 {
+    fn to_json(&self) -> Value {
+        Value::from(*self)
+    }
+}
+
+#[derive(Arbitrary, Debug)]
+pub enum ResultTypeG {
+    Complete,
+    /// Not a tools/list answer: always refused.
+    InputRequired,
+}
+
+impl ToJson for ResultTypeG {
+    fn to_json(&self) -> Value {
+        match self {
+            ResultTypeG::Complete => "complete".into(),
+            ResultTypeG::InputRequired => "input_required".into(),
+        }
+    }
+}
+
+impl ListG {
+    fn tools(&self) -> Vec<Value> {
+        self.tools
+            .iter()
+            .enumerate()
+            .map(|(i, (shared, tool))| {
+                let mut t = tool.to_json();
+                if let (false, Some(name)) = (*shared, t.get_mut("name")) {
+                    *name = format!("search{i}").into();
+                }
+                t
+            })
+            .collect()
+    }
+
+    fn legacy_by_tool(&self, tools: &[Value]) -> Option<Value> {
+        self.legacy_by_tool.as_ref().map(|by| match by {
+            Or::Junk(j) => j.value(),
+            Or::Shaped(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, legacy)| {
+                        let name = tools
+                            .get(usize::from(*k) % tools.len().max(1))
+                            .and_then(|t| t.get("name"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("ghost");
+                        (name.to_owned(), legacy.to_json())
+                    })
+                    .collect(),
+            ),
+        })
+    }
+
+    fn received(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(c) = &self.result_type {
+            m.insert("resultType".into(), c.to_json());
+        }
+        if let Some(Value::Object(cache)) = self.cache.as_ref().map(ToJson::to_json) {
+            m.extend(cache);
+        }
+        m.insert("tools".into(), Value::Array(self.tools()));
+        Value::Object(m)
+    }
+}
+
 /// Every field any op takes; `input` keeps the op's own fields and the common ones.
 #[derive(Arbitrary, Debug)]
 pub struct OpInputG {
@@ -632,6 +733,7 @@ pub struct OpInputG {
     schemas: Option<bool>,
     legacy_tool: Or<LegacyToolG>,
     options: Option<(Option<bool>, Option<bool>)>,
+    list: ListG,
     /// Values for fields this grammar does not know (a new op's), and junk fields.
     others: Vec<(Str, Json)>,
 }
@@ -660,7 +762,11 @@ impl OpInputG {
                 "legacy" => self.legacy.as_ref().map(ToJson::to_json),
                 "requestedOutputs" => self.requested.as_ref().map(ToJson::to_json),
                 "produced" => Some(self.produced.to_json()),
+                "result" if op == "discover" => Some(self.list.received()),
                 "result" => Some(self.result.to_json()),
+                "tools" => Some(Value::Array(self.list.tools())),
+                "legacyByTool" => self.list.legacy_by_tool(&self.list.tools()),
+                "cache" => self.list.cache.as_ref().map(ToJson::to_json),
                 "consumers" => self.consumers.as_ref().map(ToJson::to_json),
                 "mode" => self.mode.as_ref().map(ToJson::to_json),
                 "requireSchema" => self.require_schema.map(Value::from),
@@ -855,7 +961,7 @@ pub mod text_route {
         let routed = deterministic(|| tool.route_text(requested, &result));
         let checked = tool.check_text(requested, &result);
         match (&routed, &checked) {
-            (Ok(_), Ok(())) => {}
+            (Ok(_), Ok(_)) => {}
             (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "route_text and check_text disagree"),
             _ => panic!("route_text {routed:?} but check_text {checked:?}"),
         }
@@ -883,7 +989,8 @@ pub mod text_check {
         let limits = conn.limits();
         let parsed = (limits.parse_text(&result, "result"), requested.map(|t| limits.parse_text(t, "r")).transpose());
         if let (Ok(result), Ok(requested)) = parsed {
-            let by_value = tool.check(requested.as_ref(), &result).map(|_| ());
+            // The same answer (`{}`, warnings or input_required) or the same error code.
+            let by_value = tool.check(requested.as_ref(), &result).map(|c| c.to_json());
             assert_eq!(checked.map_err(|e| e.code()), by_value.map_err(|e| e.code()), "check_text and check disagree");
         } else {
             assert!(checked.is_err(), "check_text accepted text the parser rejects");
