@@ -32,6 +32,12 @@ function fromCore(e) {
   return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
 }
 
+// `wrapped` in its wire form, keeping the cause the serialiser recorded (a throwing getter's).
+function withCause(onWire, wrapped) {
+  if ("cause" in wrapped) Object.defineProperty(onWire, "cause", { value: wrapped.cause, configurable: true, writable: true });
+  return onWire;
+}
+
 const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "string";
 
 // Messages built here quote what the caller gave (an exception's message, a type): a few
@@ -261,6 +267,17 @@ export function bind(load) {
     }
   }
 
+  // Reads a server's own declarations; what cannot be read (missing, not JSON, over a limit) is
+  // found before the core sees it, and the core still gives it its wire form: the server's fault.
+  function readDeclarations(read) {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof McpOutputsError)) throw e;
+      throw withCause(fromCore(call(() => engine.raw.RawServerTool.declarationError(e.code, e.message, e.path))), e);
+    }
+  }
+
   // Options as JSON text and the limits they put in force (validated by the core).
   function library(options, allowed = ["extensions", "limits", "supportedVersions"]) {
     const obj = optionsObject(options, allowed);
@@ -409,18 +426,10 @@ export function bind(load) {
     /** Declares a tool: validates it and compiles its schemas once. */
     static declare(tool, options = {}) {
       const lib = library(options, ["extensions", "limits", "supportedVersions", "legacy"]);
-      let legacyText, toolText;
-      try {
-        legacyText = optValue(options?.legacy, "legacy", lib.limits);
-        toolText = serialize(tool, "tool", lib.limits);
-      } catch (e) {
-        // Found before the core saw the declaration: the core still gives it its wire form. A
-        // missing argument is the caller's slip, not a declaration, and has none (as in `run`).
-        if (!(e instanceof McpOutputsError) || tool === undefined) throw e;
-        const onWire = fromCore(engine.raw.RawServerTool.declarationError(e.code, e.message, e.path));
-        if ("cause" in e) Object.defineProperty(onWire, "cause", { value: e.cause, configurable: true, writable: true });
-        throw onWire;
-      }
+      const [legacyText, toolText] = readDeclarations(() => [
+        optValue(options?.legacy, "legacy", lib.limits),
+        serialize(tool, "tool", lib.limits),
+      ]);
       const make = () => new engine.raw.RawServerTool(toolText, legacyText, lib.text);
       return new ServerTool()._init(make, call(make));
     }
@@ -448,15 +457,25 @@ export function bind(load) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
-      const producedText = serialize(produced, "produced", c._limits);
+      const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
       return parse(call(() => this._handle().respond(c._handle(), reqText, producedText)));
+    }
+    // The produced outputs as text; when they cannot be read (missing, not JSON, over a limit)
+    // the core decides what comes first: the request's fault, or this one as the server's.
+    _produced(c, reqText, read) {
+      try {
+        return read();
+      } catch (e) {
+        if (!(e instanceof McpOutputsError)) throw e;
+        throw withCause(fromCore(call(() => this._handle().respondUnread(c._handle(), reqText, e.code, e.message, e.path))), e);
+      }
     }
     /** `respond` over JSON text, answering the wire result as JSON text. */
     respondText(connection, requestedOutputsText, producedText) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const req = optTextArg(requestedOutputsText, "requestedOutputs", c._limits);
-      const produced = textArg(producedText, "produced", c._limits);
+      const produced = this._produced(c, req, () => textArg(producedText, "produced", c._limits));
       return call(() => this._handle().respond(c._handle(), req, produced));
     }
     /** `select` over JSON text. */
@@ -593,8 +612,10 @@ export function bind(load) {
     declareTools: (tools, options) => {
       const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool"]);
       const lib = library(obj === null ? undefined : { extensions: obj.extensions, limits: obj.limits, supportedVersions: obj.supportedVersions });
-      const toolsText = serialize(tools, "tools", lib.limits);
-      const byToolText = optValue(obj?.legacyByTool, "legacyByTool", lib.limits);
+      const [toolsText, byToolText] = readDeclarations(() => [
+        serialize(tools, "tools", lib.limits),
+        optValue(obj?.legacyByTool, "legacyByTool", lib.limits),
+      ]);
       const raws = call(() => engine.raw.declareTools(toolsText, byToolText, lib.text));
       return raws.map((first, i) => {
         // Rebuilt on a new instance from its own declaration (R-3).

@@ -239,6 +239,21 @@ impl RawServerTool {
     pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
         lift(self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
     }
+
+    /// The error of a respond whose produced outputs JavaScript could not serialise
+    /// (`code`/`message`/`path`): the core puts the request's own faults first.
+    #[wasm_bindgen(js_name = respondUnread)]
+    pub fn respond_unread(
+        &self,
+        conn: &RawConnection,
+        requested: Option<String>,
+        code: String,
+        message: String,
+        path: String,
+    ) -> JsValue {
+        let code = ErrorCode::parse(&code).unwrap_or(ErrorCode::Malformed);
+        js_error(&self.inner.respond_unread(&conn.inner, requested.as_deref(), Error::new(code, path, message)))
+    }
 }
 
 /// Declares every tool of a tools/list (`tools`: a JSON array; `legacy_by_tool`: an object of

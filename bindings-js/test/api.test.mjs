@@ -485,9 +485,22 @@ test("declareTools, discoverTools: whole tools/list results on both sides (LIST-
   assert.equal(mcp.declareTools(tools, { legacyByTool: undefined }).length, 2);
   const nullCache = thrown(() => new mcp.Connection({ protocolVersion: "2026-07-28" }).toolsListResult(declared, { cache: null }));
   assert.deepEqual([nullCache.code, nullCache.path], ["malformed", "/cache"]);
-  // A missing declaration is the caller's slip (no wire code), a null one the server's fault.
+  // A missing or null declaration is the server's fault, as in `run`.
   const noTool = thrown(() => mcp.ServerTool.declare(undefined));
-  assert.deepEqual([noTool.code, noTool.jsonrpcCode], ["malformed", null]);
+  assert.deepEqual([noTool.code, noTool.jsonrpcCode], ["malformed", -32603]);
+  const noTools = thrown(() => mcp.declareTools(undefined));
+  assert.deepEqual([noTools.code, noTools.jsonrpcCode], ["malformed", -32603]);
+  // Produced outputs that cannot be read rank after the request's faults, as in the core.
+  const server = mcp.ServerTool.declare(tools[0]);
+  const conn0 = new mcp.Connection();
+  const badBoth = thrown(() => server.respond(conn0, 0, undefined));
+  assert.deepEqual([badBoth.code, badBoth.jsonrpcCode], ["malformed", -32602]);
+  const badBothText = thrown(() => server.respondText(conn0, "0", undefined));
+  assert.deepEqual([badBothText.code, badBothText.jsonrpcCode], ["malformed", -32602]);
+  const undeclared = thrown(() => server.respond(conn0, [{ audience: "user", format: "content" }], { outputs: [NaN] }));
+  assert.deepEqual([undeclared.code, undeclared.jsonrpcCode], ["undeclared-variant", -32602]);
+  const badProduced = thrown(() => server.respond(conn0, undefined, { outputs: [NaN] }));
+  assert.deepEqual([badProduced.code, badProduced.jsonrpcCode], ["malformed", -32603]);
   const nullTool = thrown(() => mcp.ServerTool.declare(null));
   assert.deepEqual([nullTool.code, nullTool.jsonrpcCode], ["malformed", -32603]);
   const second = thrown(() => mcp.declareTools([tools[0], { name: "x", inputSchema: {}, outputVariants: [] }]));

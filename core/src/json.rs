@@ -286,16 +286,36 @@ impl ServerTool {
     }
 
     /// [`ServerTool::respond`] over JSON text: the produced outputs in, the wire result out.
+    /// The request's faults (-32602) come before the produced outputs' (-32603), as in
+    /// `respond` on values: the produced text is read only once the selection stands.
     pub fn respond_text(&self, conn: &Connection, requested: Option<&str>, produced: &str) -> Result<String> {
-        let limits = conn.limits();
+        let selectors = self.select_from_text(conn, requested)?;
+        let produced = conn
+            .limits()
+            .parse_text(produced, "produced")
+            .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+        let result = self
+            .assemble(conn, &selectors, Produced::new(&produced))
+            .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+        Ok(result.to_string())
+    }
+
+    /// The answer of a `respond` whose produced outputs a binding could not read (not JSON, over
+    /// a limit, a missing argument): the request's own fault when it has one (-32602), as every
+    /// respond reports it first; else `fault`, the server's (-32603).
+    pub fn respond_unread(&self, conn: &Connection, requested: Option<&str>, fault: Error) -> Error {
+        match self.select_from_text(conn, requested) {
+            Err(request_fault) => request_fault,
+            Ok(_) => fault.on_wire(crate::error::jsonrpc::INTERNAL_ERROR),
+        }
+    }
+
+    fn select_from_text(&self, conn: &Connection, requested: Option<&str>) -> Result<Vec<crate::Selector>> {
         let requested = requested
-            .map(|t| limits.parse_text(t, "requestedOutputs"))
+            .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
             .transpose()
             .map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
-        let produced =
-            limits.parse_text(produced, "produced").map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
-        let result = self.respond(conn, requested.as_ref(), Produced::new(&produced))?;
-        Ok(result.to_string())
+        self.select(conn, requested.as_ref())
     }
 }
 
@@ -448,6 +468,32 @@ mod tests {
         let conn = connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
         assert_eq!(conn.version().as_str(), "2025-06-18");
         assert_eq!(connection(&config, None).expect("default").version().as_str(), "2026-12-01");
+    }
+
+    #[test]
+    fn respond_reports_the_request_before_the_produced_outputs() {
+        let config = Arc::new(Config::default());
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"},
+            "outputVariants": [{"audience": "assistant", "format": "content"}]});
+        let server = ServerTool::declare(&tool, None, &config).expect("valid tool");
+        let conn = connection(&config, None).expect("default connection");
+        let codes = |e: Error| (e.code(), e.jsonrpc_code());
+        // A well-formed text that is not an array is the request's fault, even when the produced
+        // text does not parse (found by the differential test: JS read the produced argument first).
+        let both = server.respond_text(&conn, Some("-0.0"), "not json").expect_err("bad request");
+        assert_eq!(codes(both), (ErrorCode::Malformed, Some(jsonrpc::INVALID_PARAMS)));
+        let produced = server.respond_text(&conn, None, "not json").expect_err("bad produced");
+        assert_eq!(codes(produced), (ErrorCode::Malformed, Some(jsonrpc::INTERNAL_ERROR)));
+        let unread = || Error::malformed("", "produced is missing");
+        assert_eq!(
+            codes(server.respond_unread(&conn, Some("{}"), unread())),
+            (ErrorCode::Malformed, Some(jsonrpc::INVALID_PARAMS))
+        );
+        let fault = server.respond_unread(&conn, Some(r#"[{"audience": "assistant", "format": "content"}]"#), unread());
+        assert_eq!(
+            (codes(fault.clone()), fault.message()),
+            ((ErrorCode::Malformed, Some(jsonrpc::INTERNAL_ERROR)), "produced is missing")
+        );
     }
 
     fn apps_caps() -> Value {

@@ -42,7 +42,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
     let config = Config::with_options(input.get("extensions"), input.get("supportedVersions"), limits)?;
     match op {
         "declare" => {
-            let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), &config)?;
+            let tool = ServerTool::declare(input.server_own("tool")?, input.get("legacy"), &config)?;
             Ok(with_warnings(Map::new(), tool.warnings()))
         }
         "advertise" => {
@@ -55,9 +55,13 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
             Ok(object([("selection", crate::selection::to_json(&selectors))]))
         }
         "respond" => {
+            // Every fault of the request (-32602) before anything the server produced (-32603).
             let (tool, conn) = server_side(&input, &config)?;
-            let produced = Produced::new(input.required("produced")?);
-            let result = tool.respond(&conn, input.get("requestedOutputs"), produced)?;
+            let selectors = tool.select(&conn, input.get("requestedOutputs"))?;
+            let produced = Produced::new(input.server_own("produced")?);
+            let result = tool
+                .assemble(&conn, &selectors, produced)
+                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
             Ok(object([("result", result)]))
         }
         "accept" => {
@@ -85,7 +89,7 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
         }
         "list" => {
             // The server's own tools first (-32603), then its cache option, then the request.
-            let tools = crate::wire::declare_tools(input.required("tools")?, input.get("legacyByTool"), &config)?;
+            let tools = crate::wire::declare_tools(input.server_own("tools")?, input.get("legacyByTool"), &config)?;
             let cache = crate::wire::ListCache::from_json(input.get("cache"))
                 .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
             let conn = connection(&input, &config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
@@ -109,7 +113,7 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let requested = plan.get("requestedOutputs").cloned();
     // LEG-8: the plan's local rule for legacy structuredContent is the route's.
     let rule = plan.get("legacyStructured").map(|consumer| received.legacy_consumer(consumer)).transpose()?;
-    let result = server.respond(&conn, requested.as_ref(), Produced::new(input.required("produced")?))?;
+    let result = server.respond(&conn, requested.as_ref(), Produced::new(input.server_own("produced")?))?;
     let route = received.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json();
     let mut out = Map::new();
     out.insert("tool".into(), advertised);
@@ -127,7 +131,7 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
 /// The declared tool and the connection, in the server's order: the tool is validated before
 /// anything of the request.
 fn server_side(input: &Input<'_>, config: &Arc<Config>) -> Result<(ServerTool, Connection)> {
-    let tool = ServerTool::declare(input.required("tool")?, input.get("legacy"), config)?;
+    let tool = ServerTool::declare(input.server_own("tool")?, input.get("legacy"), config)?;
     request_shape(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
     let conn = connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
     Ok((tool, conn))
@@ -201,5 +205,11 @@ impl<'v> Input<'v> {
 
     fn required(&self, key: &str) -> Result<&'v Value> {
         self.get(key).ok_or_else(|| Error::malformed(format!("/{key}"), format!("the input needs {key}")))
+    }
+
+    /// A server's own input (its tool, its tools, what it produced): missing is the server's
+    /// fault (-32603), as the public APIs report a missing declaration or produced argument.
+    fn server_own(&self, key: &str) -> Result<&'v Value> {
+        self.required(key).map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))
     }
 }
