@@ -18,11 +18,14 @@
 //! - values JSON cannot hold (non-string keys, NaN and infinities, integers beyond the 64-bit
 //!   range, lone surrogates, other Python types) are `malformed`, with the path of the value.
 
+use jsonschema::json::{inspect, Array, Node, Object};
 use mcp_outputs::payload::{is_position, PathSegment, Step};
 use mcp_outputs::{Error, ErrorCode, Limits};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::Borrowed;
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::cell::Cell;
 
 thread_local! {
@@ -233,26 +236,56 @@ impl<'py> Converter<'py> {
     /// byte budget, which it spends as converting would. Reading these types runs no Python
     /// code, so what is judged here is what the core's questions will read. Anything else
     /// (a subclass, a tuple, a pydantic model, a value JSON cannot hold) is left to the
-    /// converter, whose errors are the binding's usual ones.
+    /// converter, whose errors are the binding's usual ones. (A key that is not an exact `str`
+    /// stops the walk when it is reached; reading an `Enum` key whose `value` is overridden is
+    /// the one read of the validator's accessors that runs Python code, and such a payload is
+    /// converted.)
     fn plain(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> bool {
-        if let Ok(s) = obj.cast_exact::<PyString>() {
-            return s.to_str().is_ok_and(|text| self.keeps(text.len() + 2));
+        let node = obj.as_borrowed();
+        let before = self.budget;
+        // The walk reads through the validator's own accessors (no reference counting per
+        // member); what they cannot read (a lone surrogate) is recorded, and `inspect` reports it.
+        let walked = inspect(node, false, || {
+            self.budget = before;
+            self.plain_node(node, depth)
+        });
+        matches!(walked, Ok(true))
+    }
+
+    fn plain_node<'a>(&mut self, node: Borrowed<'a, 'a, PyAny>, depth: usize) -> bool {
+        if node.is_exact_instance_of::<PyString>() {
+            return Node::as_string(&node).is_some_and(|text| self.keeps(text.len() + 2));
         }
-        if let Ok(d) = obj.cast_exact::<PyDict>() {
-            if depth >= self.caps.depth || d.len() >= self.caps.object_len || !self.keeps(d.len() * 4 + 2) {
+        if node.is_exact_instance_of::<PyDict>() {
+            let Some(object) = Node::as_object(&node) else {
+                return false;
+            };
+            let len = Object::len(&object);
+            if depth >= self.caps.depth || len >= self.caps.object_len || !self.keeps(len * 4 + 2) {
                 return false;
             }
-            return d.iter().all(|(key, item)| {
-                key.cast_exact::<PyString>().is_ok_and(|k| k.to_str().is_ok_and(|k| self.keeps(k.len())))
-                    && self.plain(&item, depth + 1)
-            });
+            for (name, item) in Object::members(&object) {
+                // A name the accessor had to make (`Owned`) is a key that is not an exact `str`.
+                let Cow::Borrowed(name) = name else {
+                    return false;
+                };
+                if !self.keeps(name.len()) || !self.plain_node(item, depth + 1) {
+                    return false;
+                }
+            }
+            return true;
         }
-        if let Ok(l) = obj.cast_exact::<PyList>() {
-            if depth >= self.caps.depth || l.len() >= self.caps.array_len || !self.keeps(l.len() + 2) {
+        if node.is_exact_instance_of::<PyList>() {
+            let Some(array) = Node::as_array(&node) else {
+                return false;
+            };
+            let len = Array::len(&array);
+            if depth >= self.caps.depth || len >= self.caps.array_len || !self.keeps(len + 2) {
                 return false;
             }
-            return l.iter().all(|item| self.plain(&item, depth + 1));
+            return Array::elements(&array).all(|item| self.plain_node(item, depth + 1));
         }
+        let obj: &Bound<'a, PyAny> = &node;
         let scalar = obj.is_none()
             || obj.is_exact_instance_of::<PyBool>()
             || obj.cast_exact::<PyInt>().is_ok_and(|i| i.extract::<i64>().is_ok() || i.extract::<u64>().is_ok())
