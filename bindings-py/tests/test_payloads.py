@@ -5,6 +5,7 @@ converted copy, and hand the very objects back wherever the answer carries them;
 
 from __future__ import annotations
 
+import enum
 import json
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -285,3 +286,50 @@ def test_a_payload_over_a_mebibyte_is_converted_so_the_gil_can_be_released() -> 
     assert stats() == (0, 0), "validated as a converted value, with the GIL released"
     large["items"][-1]["id"] = "x"
     assert outcome(lambda: h.check(REQUESTED, result_of(large)))[:2] == ("schema-violation", "/outputs/0/structuredContent/items/99999/id")
+
+
+class Color(str, enum.Enum):
+    RED = "red"
+
+
+class Shade(str, enum.Enum):
+    DARK = "dark"
+
+    @property
+    def value(self) -> str:
+        # An overridden `value`: reading it runs Python code, so such a payload is converted.
+        return "overridden"
+
+
+EDGE: List[Any] = [
+    {"items": [{"id": "c1"}], Color.RED: 1},
+    {"items": [{"id": "c1"}], Shade.DARK: 1},
+    {"items": [{"id": Color.RED}]},
+    {"items": [{"id": "c\ud800"}]},
+    {"items": [{"id": "c1"}], "\ud800": 1},
+    {"items": [{"id": "c1", "score": 2**64 - 1}]},
+    {"items": [{"id": "c1", "score": 2**64}]},
+    {"items": [{"id": "c1", "score": -(2**63)}]},
+    {"items": [{"id": "c1", "score": float("inf")}]},
+    {"items": [{"id": "c1"}], 1: 2},
+    {"items": [{"id": "c1", "score": True}]},
+    {"items": [], "total": 1.0},
+]
+
+
+@pytest.mark.parametrize("payload", EDGE, ids=range(len(EDGE)))
+def test_keys_and_values_at_the_edges_of_json_are_judged_as_converted(payload: Any) -> None:
+    h = host()
+    assert outcome(lambda: h.route(REQUESTED, result_of(payload))) == outcome(
+        lambda: h.route(REQUESTED, result_of(converted(payload)))
+    )
+
+
+def test_only_plain_json_is_kept() -> None:
+    h = host()
+    stats()
+    for payload in EDGE:
+        outcome(lambda: h.route(REQUESTED, result_of(payload)))
+    # Kept and validated in place: the u64 and i64 extremes, True for a number, 1.0 for an
+    # integer; every other edge payload was converted.
+    assert stats() == (4, 0)
