@@ -939,6 +939,28 @@ mod tests {
     }
 
     #[test]
+    fn a_validator_for_another_representation_is_built_once_and_judges_alike() {
+        let schema = json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^c[0-9]+$"}},
+            "required": ["id"]});
+        let received = CompiledSchema::received(&schema, "/outputVariants/1/schema").expect("valid");
+        let first = received.validator_in::<SerdeJson>().expect("builds").expect("a linear schema has one");
+        let again = received.validator_in::<SerdeJson>().expect("builds").expect("kept");
+        assert!(std::ptr::eq(first, again), "built once, kept with the schema");
+        for value in [json!({"id": "c1"}), json!({"id": "x"}), json!({}), json!([]), json!({"id": 1})] {
+            let plain = received
+                .validate(&value, "/p", "the value")
+                .map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()));
+            let other = received
+                .validate_in(first, &value, "/p", "the value")
+                .map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()));
+            assert_eq!(plain, other, "{value}");
+        }
+        // A schema with backtracking patterns has none: its regex budget is counted over a value.
+        let backtracking = CompiledSchema::compile(&json!({"pattern": "^(?=a)a"}), "").expect("valid");
+        assert!(backtracking.validator_in::<SerdeJson>().expect("builds").is_none());
+    }
+
+    #[test]
     fn a_received_schema_is_built_by_its_first_validation_only() {
         let schema = json!({"type": "object", "properties": {"first_use": {"type": "string", "pattern": "^[a-z]+$"}}});
         let received = CompiledSchema::received(&schema, "/outputVariants/1/schema").expect("valid");
