@@ -136,8 +136,10 @@ pub(crate) struct Converter<'py> {
     /// Where the core says payloads sit in this argument (empty: none is kept).
     positions: &'static [&'static [Step]],
     /// The path of the value being converted, while it is shallow enough to lead to a payload
-    /// position: each member name as the position's own name (`None`: a name no position has).
-    at: Vec<Option<PathSegment<'static>>>,
+    /// position: each member name as the position's own name, or `""` for a name no position
+    /// has (counted in `off_path`: such a path leads to no position).
+    at: Vec<PathSegment<'static>>,
+    off_path: usize,
     /// The length of the longest of `positions`.
     longest: usize,
     /// The payloads kept as the caller's objects ([`Kept`]).
@@ -167,6 +169,7 @@ impl<'py> Converter<'py> {
             budget,
             positions: &[],
             at: Vec::new(),
+            off_path: 0,
             longest: 0,
             kept: Kept::default(),
             keep_floor: 0,
@@ -201,12 +204,15 @@ impl<'py> Converter<'py> {
                 _ => None,
             }),
         };
-        self.at.push(own);
-        let path: Option<Vec<PathSegment<'static>>> = self.at.iter().copied().collect();
-        let result = match path {
-            Some(path) if is_position(self.positions, &path) => self.payload(item, depth),
-            _ => self.convert(item, depth),
+        let off = usize::from(own.is_none());
+        self.at.push(own.unwrap_or(PathSegment::Key("")));
+        self.off_path += off;
+        let result = if self.off_path == 0 && is_position(self.positions, &self.at) {
+            self.payload(item, depth)
+        } else {
+            self.convert(item, depth)
         };
+        self.off_path -= off;
         self.at.pop();
         result
     }
