@@ -1,6 +1,9 @@
 //! Python objects to `serde_json::Value` and back: the binding's own walker (exact type
 //! checks first, no detour through `json.dumps` or serde), with the core's limits applied while
-//! converting.
+//! converting. A converter made with [`Converter::keeping`] does not convert the structured
+//! payloads at the positions the core names (`mcp_outputs::payload`): it checks them against
+//! the same limits, keeps them as the caller's objects ([`Kept`]) and puts a placeholder in
+//! their place; a payload it cannot keep is converted like anything else.
 //!
 //! How limits are applied, so that the core keeps deciding every protocol error (its code,
 //! path, JSON-RPC code and precedence):

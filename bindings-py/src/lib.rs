@@ -4,7 +4,10 @@
 //! `mcp_outputs::json`, [`ServerTool`] and [`ReceivedTool`]). Python values are converted by the
 //! binding's own walker (`convert`), with the core's limits applied while converting; JSON text
 //! (`str` / `bytes`) goes through the core's text parser. Work on converted data runs with the
-//! GIL released when the data is large. Errors are raised as the exception classes of
+//! GIL released when the data is large. Structured payloads of a result or of produced outputs
+//! are not converted: the converter keeps them as the caller's objects where the core says they
+//! sit, and the core asks about them through the seam of `payload` (validated in place, with the
+//! GIL held). Errors are raised as the exception classes of
 //! `mcp_outputs._errors` (defined in Python: abi3 classes cannot subclass `ValueError`).
 
 mod convert;
