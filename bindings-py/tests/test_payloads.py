@@ -333,3 +333,16 @@ def test_only_plain_json_is_kept() -> None:
     # Kept and validated in place: the u64 and i64 extremes, True for a number, 1.0 for an
     # integer; every other edge payload was converted.
     assert stats() == (4, 0)
+
+
+def test_the_legacy_apps_view_forwards_the_callers_payload() -> None:
+    conn = Connection("2025-06-18", [APPS])
+    legacy_tool = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": SCHEMA, "_meta": {"ui": {"resourceUri": "ui://t/view.html"}}}
+    h = ReceivedTool.accept(legacy_tool, conn)
+    payload = {"items": [{"id": "c3"}]}
+    result = {"content": [{"type": "text", "text": "x"}], "structuredContent": payload}
+    stats()
+    view = complete(h.route(None, result))["view"]
+    assert stats() == (1, 0)
+    assert view is not None and view["structuredContent"] is payload, "the whole result is forwarded, the payload as itself"
+    assert view == result
