@@ -4,18 +4,23 @@
 //! `mcp_outputs::json`, [`ServerTool`] and [`ReceivedTool`]). Python values are converted by the
 //! binding's own walker (`convert`), with the core's limits applied while converting; JSON text
 //! (`str` / `bytes`) goes through the core's text parser. Work on converted data runs with the
-//! GIL released when the data is large. Errors are raised as the exception classes of
+//! GIL released when the data is large. Structured payloads of a result or of produced outputs
+//! are not converted: the converter keeps them as the caller's objects where the core says they
+//! sit, and the core asks about them through the seam of `payload` (validated in place, with the
+//! GIL held). Errors are raised as the exception classes of
 //! `mcp_outputs._errors` (defined in Python: abi3 classes cannot subclass `ValueError`).
 
 mod convert;
+mod payload;
 
-use convert::{as_text, to_py, Caps, Converter, Text};
+use convert::{as_text, to_py, to_py_kept, Caps, Converter, Kept, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
 use mcp_outputs::routing::Route;
 use mcp_outputs::{Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerTool};
+use payload::PySeam;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -572,11 +577,21 @@ impl PyServerTool {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let conn = &conn.get().inner;
-            let requested = opt_value(requested_outputs, conn.limits()).or_raise(py)?;
-            let (produced, size) = convert::argument(produced, conn.limits()).or_raise(py)?;
-            let result = run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
-                .or_raise(py)?;
-            Ok(to_py(py, &result)?.unbind())
+            let limits = conn.limits();
+            let requested = opt_value(requested_outputs, limits).or_raise(py)?;
+            // The structured payloads stay the caller's objects: validated where they are, and
+            // the result carries them as themselves.
+            let (produced, size, _, kept) =
+                convert::argument_keeping(produced, limits, mcp_outputs::payload::PRODUCED, None).or_raise(py)?;
+            let result = if kept.is_empty() {
+                run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
+            } else {
+                // Kept payloads are read with the GIL held: no detaching here.
+                let seam = PySeam::new(&kept, limits);
+                self.inner.respond(conn, requested.as_ref(), Produced::with_payloads(&produced, &seam))
+            }
+            .or_raise(py)?;
+            Ok(to_py_kept(py, &result, &kept)?.unbind())
         })
     }
 
@@ -714,8 +729,16 @@ impl PyReceivedTool {
             let answer = match as_text(result).or_raise(py)? {
                 Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
                 None => {
-                    let arg = arg(result, limits, "result").or_raise(py)?;
-                    run_sized(py, arg.size, || checked(&arg.value))
+                    // The structured payloads stay the caller's objects, validated where they are.
+                    let (value, size, _, kept) =
+                        convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, None).or_raise(py)?;
+                    if kept.is_empty() {
+                        run_sized(py, size, || checked(&value))
+                    } else {
+                        // Kept payloads are read with the GIL held: no detaching here.
+                        let seam = PySeam::new(&kept, limits);
+                        self.inner.check_in(requested.as_ref(), &value, &seam).map(|c| c.to_json())
+                    }
                 }
             }
             .or_raise(py)?;
@@ -744,18 +767,26 @@ impl PyReceivedTool {
                     let route =
                         run_sized(py, text.len(), || self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed))
                             .or_raise(py)?;
-                    route_to_py(py, route, None)
+                    route_to_py(py, route, None, &Kept::default())
                 }
                 None => {
                     // The caller's objects as converted: what is checked is what is handed back,
-                    // whatever happens to them while the GIL is released below.
-                    let (value, size, recorded) =
-                        convert::argument_with_originals(result, limits, ORIGINAL_LEVELS).or_raise(py)?;
-                    let originals = convert::Originals::new(&value, ORIGINAL_LEVELS, recorded);
-                    let route =
-                        run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
+                    // whatever happens to them while the GIL is released below. The structured
+                    // payloads stay the caller's objects, validated where they are, and handed
+                    // back as themselves wherever the route carries them.
+                    let (value, size, recorded, kept) =
+                        convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, Some(ORIGINAL_LEVELS))
                             .or_raise(py)?;
-                    route_to_py(py, route, Some(&originals))
+                    let originals = convert::Originals::new(&value, ORIGINAL_LEVELS, recorded);
+                    let route = if kept.is_empty() {
+                        run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
+                    } else {
+                        // Kept payloads are read with the GIL held: no detaching here.
+                        let seam = PySeam::new(&kept, limits);
+                        self.inner.route_with_in(requested.as_ref(), rule.as_ref(), &value, &seam)
+                    }
+                    .or_raise(py)?;
+                    route_to_py(py, route, Some(&originals), &kept)
                 }
             }
         })
@@ -780,6 +811,7 @@ fn route_to_py<'py>(
     py: Python<'py>,
     route: Route<'_>,
     originals: Option<&convert::Originals<'py>>,
+    kept: &Kept<'py>,
 ) -> PyResult<Py<PyAny>> {
     if route.input_required {
         return Ok(to_py(py, &route.to_json())?.unbind());
@@ -789,7 +821,7 @@ fn route_to_py<'py>(
         if let Some(found) = originals.and_then(|o| o.get(value)) {
             return Ok(found.clone());
         }
-        to_py(py, value)
+        to_py_kept(py, value, kept)
     };
     let list = |values: &mut dyn Iterator<Item = &Value>| -> PyResult<Bound<'_, PyList>> {
         let items = values.map(output).collect::<PyResult<Vec<_>>>()?;
@@ -808,7 +840,7 @@ fn route_to_py<'py>(
         input_required,
     }
     .to_json();
-    let dict = to_py(py, &rest)?.cast_into::<PyDict>()?;
+    let dict = to_py_kept(py, &rest, kept)?.cast_into::<PyDict>()?;
     dict.set_item("model", list(&mut model.iter().map(|v| v.as_ref()))?)?;
     dict.set_item("user", list(&mut user.iter().map(|v| v.as_ref()))?)?;
     dict.set_item("programmatic", list(&mut programmatic.iter().map(|v| v.as_ref()))?)?;
@@ -926,6 +958,13 @@ fn discover_tools(py: Python<'_>, result: &Bound<'_, PyAny>, conn: &Bound<'_, Py
     })
 }
 
+/// Test hook: how many structured payloads were validated in place and how many as converted
+/// values (this thread) since the last call.
+#[pyfunction]
+fn _payload_stats_for_tests() -> (usize, usize) {
+    payload::take_stats()
+}
+
 /// Test hook: panics inside the guard, to prove a panic never surfaces as `PanicException`.
 #[pyfunction]
 #[allow(clippy::panic)]
@@ -948,6 +987,7 @@ fn _mcp_outputs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(discover_tools, m)?)?;
     m.add_function(wrap_pyfunction!(check_requested_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(_payload_stats_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ERROR_CODES", PyTuple::new(py, ErrorCode::ALL.iter().map(|c| c.as_str()))?)?;
     m.add("PROTOCOL_VERSIONS", PyTuple::new(py, ProtocolVersion::ALL.iter().map(|v| v.as_str()))?)?;

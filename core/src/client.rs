@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::limits::Limits;
 use crate::output::{read_raw, RawOutput};
+use crate::payload::{Payloads, PlainJson};
 use crate::schema::CompiledSchema;
 use crate::selection;
 use serde_json::{Map, Value};
@@ -271,6 +272,28 @@ impl ReceivedTool {
     /// [`ReceivedTool::selection`]: a host that planned the call need not parse its own
     /// request again.
     pub fn check_selected<'r>(&self, selectors: &[Selector], result: &'r Value) -> Result<CheckedResult<'r>> {
+        self.check_selected_in(selectors, result, &PlainJson)
+    }
+
+    /// [`ReceivedTool::check`] of a result whose structured payloads `payloads` holds (see
+    /// `crate::payload`): the same checks, in the same order, with the same errors.
+    pub fn check_in<'r>(
+        &self,
+        requested: Option<&Value>,
+        result: &'r Value,
+        payloads: &dyn Payloads,
+    ) -> Result<CheckedResult<'r>> {
+        let selectors = self.selection(requested)?;
+        self.check_selected_in(&selectors, result, payloads)
+    }
+
+    /// [`ReceivedTool::check_selected`] of a result whose structured payloads `payloads` holds.
+    pub fn check_selected_in<'r>(
+        &self,
+        selectors: &[Selector],
+        result: &'r Value,
+        payloads: &dyn Payloads,
+    ) -> Result<CheckedResult<'r>> {
         let limits = self.conn.limits();
         let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
         limits.check_value(result, "")?;
@@ -306,11 +329,11 @@ impl ReceivedTool {
         }
         let (outputs, empty) = match &self.shape {
             ReceivedShape::Variants(declaration) => {
-                let outputs = check_outputs(declaration, selectors, obj, is_error, limits)?;
+                let outputs = check_outputs(declaration, selectors, obj, is_error, limits, payloads)?;
                 let empty = outputs.is_empty();
                 (outputs, empty)
             }
-            ReceivedShape::Legacy(schema) => (Vec::new(), check_legacy(schema.as_deref(), obj, is_error)?),
+            ReceivedShape::Legacy(schema) => (Vec::new(), check_legacy(schema.as_deref(), obj, is_error, payloads)?),
         };
         let kind = if is_error && empty { ResultKind::EmptyError } else { ResultKind::Complete };
         Ok(CheckedResult { result: obj, outputs, is_error, meta, kind })
@@ -348,6 +371,7 @@ fn check_outputs<'r>(
     result: &'r Map<String, Value>,
     is_error: bool,
     limits: &Limits,
+    payloads: &dyn Payloads,
 ) -> Result<Vec<CheckedOutput<'r>>> {
     let list = match result.field("outputs") {
         Some(Value::Array(list)) => list,
@@ -398,7 +422,7 @@ fn check_outputs<'r>(
             ));
         }
         for (raw, _, variant) in &checked {
-            raw.check_success(variant)?;
+            raw.check_success(variant, payloads)?;
         }
     }
     Ok(checked
@@ -408,7 +432,12 @@ fn check_outputs<'r>(
 }
 
 /// Checks a legacy result; answers whether it carries no content block (ERR-5 when an error).
-fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is_error: bool) -> Result<bool> {
+fn check_legacy(
+    schema: Option<&CompiledSchema>,
+    result: &Map<String, Value>,
+    is_error: bool,
+    payloads: &dyn Payloads,
+) -> Result<bool> {
     let empty = match result.field("content") {
         Some(content) => {
             crate::content::check_blocks(content, "/content")?;
@@ -417,7 +446,9 @@ fn check_legacy(schema: Option<&CompiledSchema>, result: &Map<String, Value>, is
         None => return Err(Error::malformed("", "a legacy result must carry content")),
     };
     match (schema, result.field("structuredContent")) {
-        (Some(schema), Some(value)) if !is_error => schema.validate(value, "/structuredContent", "structuredContent"),
+        (Some(schema), Some(value)) if !is_error => {
+            payloads.validate(schema, value, "/structuredContent", "structuredContent")
+        }
         (Some(_), None) if !is_error => Err(Error::new(
             ErrorCode::MissingOutput,
             "",

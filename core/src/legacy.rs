@@ -6,7 +6,7 @@ use crate::audience::{Audience, Format, Registry, Selector};
 use crate::connection::Connection;
 use crate::declaration::{Declaration, Variant};
 use crate::error::{pointer_push, Error, Result};
-use crate::jsontext;
+use crate::payload::Payloads;
 use crate::schema::{wrap_schema, CompiledSchema};
 use crate::version::LegacyStructured;
 use serde_json::{Map, Value};
@@ -159,39 +159,55 @@ impl<'t> Projection<'t> {
 
     /// Builds the legacy `structuredContent` for a produced value (already validated), and the
     /// mirror text block to append to `content`, if any.
-    pub fn structured(&self, value: &Value, mirror_objects: bool) -> Option<(Value, Option<Value>)> {
-        if self.objects_only && !value.is_object() {
-            return None;
+    pub fn structured(
+        &self,
+        value: &Value,
+        mirror_objects: bool,
+        payloads: &dyn Payloads,
+    ) -> Result<Option<(Value, Option<Value>)>> {
+        let is_object = payloads.is_object(value);
+        if self.objects_only && !is_object {
+            return Ok(None);
         }
-        let sent = match self.carriage {
-            LegacyStructured::None => return None,
-            LegacyStructured::Any => value.clone(),
+        // `wrapped`: whether the payload is sent as `{"result": payload}`.
+        let (sent, wrapped) = match self.carriage {
+            LegacyStructured::None => return Ok(None),
+            LegacyStructured::Any => (value.clone(), false),
             // An error value is not validated, so it may not fit an object-rooted schema: these
             // revisions carry objects only, so such a value is not sent at all.
-            LegacyStructured::ObjectOnly if self.schema.is_some_and(|s| s.is_object_rooted()) && !value.is_object() => {
-                return None
+            LegacyStructured::ObjectOnly if self.schema.is_some_and(|s| s.is_object_rooted()) && !is_object => {
+                return Ok(None)
             }
             LegacyStructured::ObjectOnly => {
                 let wrap = match self.schema {
                     Some(schema) => !schema.is_object_rooted(),
-                    None => !value.is_object(),
+                    None => !is_object,
                 };
                 if wrap {
                     let mut map = Map::new();
                     map.insert("result".into(), value.clone());
-                    Value::Object(map)
+                    (Value::Object(map), true)
                 } else {
-                    value.clone()
+                    (value.clone(), false)
                 }
             }
         };
-        let mirror = (self.mirrorable && (mirror_objects || !sent.is_object())).then(|| {
+        let sent_object = wrapped || is_object;
+        let mirror = if self.mirrorable && (mirror_objects || !sent_object) {
+            // The text of `{"result": payload}` as JSON.stringify writes it, around the payload's.
+            let text = if wrapped {
+                format!("{{\"result\":{}}}", payloads.stringify(value)?)
+            } else {
+                payloads.stringify(value)?
+            };
             let mut block = Map::new();
             block.insert("type".into(), Value::from("text"));
-            block.insert("text".into(), Value::from(jsontext::stringify(&sent)));
-            Value::Object(block)
-        });
-        Some((sent, mirror))
+            block.insert("text".into(), Value::from(text));
+            Some(Value::Object(block))
+        } else {
+            None
+        };
+        Ok(Some((sent, mirror)))
     }
 }
 
@@ -207,9 +223,16 @@ pub(crate) fn legacy_tool(tool: &Map<String, Value>, projection: &Projection<'_>
 }
 
 /// The produced payload of the source variant, validated against the advertised schema.
-pub(crate) fn validate_source(projection: &Projection<'_>, value: &Value, path: &str) -> Result<()> {
+pub(crate) fn validate_source(
+    projection: &Projection<'_>,
+    value: &Value,
+    path: &str,
+    payloads: &dyn Payloads,
+) -> Result<()> {
     match projection.schema {
-        Some(schema) => schema.validate(value, &pointer_push(path, "structuredContent"), "legacy structuredContent"),
+        Some(schema) => {
+            payloads.validate(schema, value, &pointer_push(path, "structuredContent"), "legacy structuredContent")
+        }
         None => Ok(()),
     }
 }

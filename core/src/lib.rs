@@ -17,7 +17,8 @@
 //! - [`client`]: accept and check; [`planning`]: modes and consumers to `requestedOutputs`;
 //!   [`routing`]: model / user / programmatic / extensions / View / dropped.
 //! - [`migration`]: legacy Tools to declarations; [`wire`]: `_meta`, negotiation, tools/list,
-//!   JSON-RPC errors; [`ops`]: the JSON-in / JSON-out layer the bindings call.
+//!   JSON-RPC errors; [`ops`]: the JSON-in / JSON-out layer the bindings call; [`payload`]:
+//!   the seam through which a binding keeps structured payloads as its own objects.
 //!
 //! ```
 //! use mcp_outputs::{Config, Connection, ProtocolVersion, ReceivedTool, ServerTool, Produced};
@@ -64,6 +65,7 @@ pub mod limits;
 pub mod migration;
 pub mod ops;
 mod output;
+pub mod payload;
 pub mod planning;
 pub mod routing;
 pub mod schema;

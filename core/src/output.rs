@@ -6,6 +6,7 @@ use crate::content::check_blocks;
 use crate::declaration::Variant;
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
 use crate::fields::Field;
+use crate::payload::Payloads;
 use serde_json::Value;
 
 /// An output whose JSON types are right; its selector strings are not yet judged.
@@ -80,7 +81,8 @@ impl RawOutput<'_> {
         self.value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
     }
 
-    /// The payload of a structured output.
+    /// The payload of a structured output, as the argument holds it (the payload, or a
+    /// binding's placeholder: ask `payloads` about it).
     pub fn structured(&self) -> &Value {
         self.value.field("structuredContent").unwrap_or(&Value::Null)
     }
@@ -88,7 +90,7 @@ impl RawOutput<'_> {
     /// Success-only checks of the payload against the declared variant: a non-empty
     /// assistant/content (DECL-3) and a structured value valid against its own variant's
     /// schema (RES-4, SEC-2, DECL-8).
-    pub fn check_success(&self, variant: &Variant) -> Result<()> {
+    pub fn check_success(&self, variant: &Variant, payloads: &dyn Payloads) -> Result<()> {
         match variant.selector.format {
             Format::Content => {
                 if variant.selector.audience == Audience::Assistant && self.blocks().is_empty() {
@@ -103,7 +105,7 @@ impl RawOutput<'_> {
             Format::Structured => match &variant.schema {
                 Some(schema) => {
                     let path = || pointer_push(&self.path(), "structuredContent");
-                    schema.validate(self.structured(), "", "the value").map_err(|e| {
+                    payloads.validate(schema, self.structured(), "", "the value").map_err(|e| {
                         let message = format!("the {} output: {}", variant.selector, e.message());
                         Error::new(e.code(), format!("{}{}", path(), e.path()), message)
                     })

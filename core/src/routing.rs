@@ -147,6 +147,20 @@ impl ReceivedTool {
         Ok(self.route_checked_with(&checked, result, legacy_structured))
     }
 
+    /// [`ReceivedTool::route_with`] of a result whose structured payloads `payloads` holds (see
+    /// `crate::payload`): the route refers to the result's own values, placeholders included,
+    /// and copies of them where it builds an output (a View, a legacy structured output).
+    pub fn route_with_in<'r>(
+        &self,
+        requested: Option<&Value>,
+        legacy_structured: Option<&Audience>,
+        result: &'r Value,
+        payloads: &dyn crate::payload::Payloads,
+    ) -> Result<Route<'r>> {
+        let checked = self.check_in(requested, result, payloads)?;
+        Ok(self.route_checked_with(&checked, result, legacy_structured))
+    }
+
     /// Routes a result that passed [`ReceivedTool::check`].
     pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
         self.route_checked_with(checked, result, None)

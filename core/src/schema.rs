@@ -4,9 +4,11 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use jsonschema::error::ValidationErrorKind;
+use jsonschema::json::{Json, SerdeJson};
 use jsonschema::meta::MetaValidator;
 use jsonschema::{Draft, ReferencingError, Retrieve, Uri, ValidationOptions, Validator};
 use serde_json::{Map, Value};
+use std::any::Any;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
@@ -46,6 +48,9 @@ pub struct CompiledSchema {
     /// The validator, built once: at once, or by the first validation that needs it. A failure
     /// is kept too, so every call answers alike.
     compiled: OnceLock<Result<Compiled>>,
+    /// A validator for instances in a binding's own representation ([`CompiledSchema::validator_in`]),
+    /// built by the first validation that asks for it; `None` when the schema cannot have one.
+    foreign: OnceLock<Option<Box<dyn Any + Send + Sync>>>,
 }
 
 /// A compiled schema as the per-thread cache keeps it.
@@ -142,7 +147,18 @@ fn options(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine) -> Validat
 }
 
 fn options_at(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine, limit: usize) -> ValidationOptions<'static> {
-    let options = jsonschema::options()
+    options_in::<SerdeJson>(draft, attempted, engine, limit)
+}
+
+/// The options of every validator of a schema, for instances in the representation `F`: one
+/// place, so that a binding's validator judges exactly as the core's own.
+fn options_in<F: Json>(
+    draft: Draft,
+    attempted: &Arc<AtomicBool>,
+    engine: Engine,
+    limit: usize,
+) -> ValidationOptions<'static, Arc<dyn Retrieve>, F> {
+    let options = jsonschema::options_for::<F>()
         .with_draft(draft)
         .with_retriever(RefuseRetrieval(Arc::clone(attempted)))
         // `format` is an annotation (the 2020-12 default), identical in every build.
@@ -183,6 +199,7 @@ impl CompiledSchema {
             path: path.to_owned(),
             draft,
             compiled: OnceLock::new(),
+            foreign: OnceLock::new(),
         };
         match check(schema, draft, path)? {
             Check::Builds => {}
@@ -276,32 +293,75 @@ impl CompiledSchema {
     /// running out of it is `limit-exceeded`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
         let validator = self.validator_for(instance, path)?;
-        if validator.is_valid(instance) {
-            return Ok(());
-        }
-        let (location, detail) = match validator.validate(instance) {
-            Err(e) => {
-                // A match the engine could not finish decides nothing about the value.
-                if matches!(
-                    e.kind(),
-                    ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. }
-                ) {
-                    return Err(Error::new(
-                        ErrorCode::LimitExceeded,
-                        format!("{path}{}", e.instance_path()),
-                        format!("{what}: a regex match did not finish within its limit"),
-                    ));
-                }
-                (e.instance_path().to_string(), e.to_string())
-            }
-            Ok(()) => (String::new(), "invalid".to_owned()),
-        };
-        Err(Error::new(
-            ErrorCode::SchemaViolation,
-            format!("{path}{location}"),
-            format!("{what} does not match its schema: {detail}"),
-        ))
+        verdict(validator, instance, path, what)
     }
+
+    /// A validator of this schema for instances in the representation `F` (a binding's own
+    /// objects, validated where they are: see `crate::payload`), built with the options of the
+    /// schema's own validator the first time it is asked for, and kept with the schema. `None`
+    /// when the schema has backtracking patterns (their regex budget is counted over the strings
+    /// of a `Value`: such payloads are validated as values), or when this schema already keeps
+    /// a validator for another representation. A fault of the schema is the error
+    /// [`CompiledSchema::validate`] reports.
+    pub fn validator_in<F: Json>(&self) -> Result<Option<&Validator<F>>>
+    where
+        Validator<F>: Send + Sync,
+    {
+        let compiled = self.compiled()?;
+        let foreign = self.foreign.get_or_init(|| {
+            if compiled.backtracking.is_some() {
+                return None;
+            }
+            let attempted = Arc::new(AtomicBool::new(false));
+            let options = options_in::<F>(self.draft, &attempted, Engine::Linear, REGEX_MATCH_STEP_LIMITS[0]);
+            // The schema's own build succeeded on the linear engine with these options, so this
+            // one is not expected to fail; should it, the payload is validated as a value.
+            let validator = options.build(&self.source).ok()?;
+            Some(Box::new(validator) as Box<dyn Any + Send + Sync>)
+        });
+        Ok(foreign.as_ref().and_then(|boxed| boxed.downcast_ref::<Validator<F>>()))
+    }
+
+    /// [`CompiledSchema::validate`] for an instance in the representation of `validator` (from
+    /// [`CompiledSchema::validator_in`]): the same errors.
+    pub fn validate_in<'i, F: Json>(
+        &self,
+        validator: &Validator<F>,
+        instance: F::Node<'i>,
+        path: &str,
+        what: &str,
+    ) -> Result<()> {
+        verdict(validator, instance, path, what)
+    }
+}
+
+/// The verdict of `validator` on `instance`, as [`CompiledSchema::validate`] reports it.
+fn verdict<'i, F: Json>(validator: &Validator<F>, instance: F::Node<'i>, path: &str, what: &str) -> Result<()> {
+    if validator.is_valid(instance.clone()) {
+        return Ok(());
+    }
+    let (location, detail) = match validator.validate(instance) {
+        Err(e) => {
+            // A match the engine could not finish decides nothing about the value.
+            if matches!(
+                e.kind(),
+                ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. }
+            ) {
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    format!("{path}{}", e.instance_path()),
+                    format!("{what}: a regex match did not finish within its limit"),
+                ));
+            }
+            (e.instance_path().to_string(), e.to_string())
+        }
+        Ok(()) => (String::new(), "invalid".to_owned()),
+    };
+    Err(Error::new(
+        ErrorCode::SchemaViolation,
+        format!("{path}{location}"),
+        format!("{what} does not match its schema: {detail}"),
+    ))
 }
 
 /// Compiles `schema` under `draft`: the linear regex engine first; a schema it refuses (a
@@ -876,6 +936,28 @@ mod tests {
         assert!(x.is_valid(&json!("x".repeat(VALIDATOR_CACHE_MAX_SCHEMA_BYTES))) && !y.is_valid(&json!("x")));
         let again = CompiledSchema::compile(&schema, "").expect("valid");
         assert!(again.is_valid(&json!({"n": 2})) && !again.is_valid(&json!({"n": []})));
+    }
+
+    #[test]
+    fn a_validator_for_another_representation_is_built_once_and_judges_alike() {
+        let schema = json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^c[0-9]+$"}},
+            "required": ["id"]});
+        let received = CompiledSchema::received(&schema, "/outputVariants/1/schema").expect("valid");
+        let first = received.validator_in::<SerdeJson>().expect("builds").expect("a linear schema has one");
+        let again = received.validator_in::<SerdeJson>().expect("builds").expect("kept");
+        assert!(std::ptr::eq(first, again), "built once, kept with the schema");
+        for value in [json!({"id": "c1"}), json!({"id": "x"}), json!({}), json!([]), json!({"id": 1})] {
+            let plain = received
+                .validate(&value, "/p", "the value")
+                .map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()));
+            let other = received
+                .validate_in(first, &value, "/p", "the value")
+                .map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()));
+            assert_eq!(plain, other, "{value}");
+        }
+        // A schema with backtracking patterns has none: its regex budget is counted over a value.
+        let backtracking = CompiledSchema::compile(&json!({"pattern": "^(?=a)a"}), "").expect("valid");
+        assert!(backtracking.validator_in::<SerdeJson>().expect("builds").is_none());
     }
 
     #[test]

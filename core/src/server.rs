@@ -9,6 +9,7 @@ use crate::error::{jsonrpc, Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
 use crate::output::{read_raw, RawOutput};
+use crate::payload::{Payloads, PlainJson};
 use crate::selection;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -29,12 +30,19 @@ pub struct ServerTool {
 #[derive(Clone, Copy, Debug)]
 pub struct Produced<'v> {
     value: &'v Value,
+    payloads: &'v dyn Payloads,
 }
 
 impl<'v> Produced<'v> {
     /// Wraps `{ "outputs": [...], "isError"?, "_meta"? }`.
     pub fn new(value: &'v Value) -> Self {
-        Produced { value }
+        Produced { value, payloads: &PlainJson }
+    }
+
+    /// [`Produced::new`] for a value whose structured payloads `payloads` holds (see
+    /// `crate::payload`): the result refers to them by the placeholders `value` holds.
+    pub fn with_payloads(value: &'v Value, payloads: &'v dyn Payloads) -> Self {
+        Produced { value, payloads }
     }
 }
 
@@ -129,7 +137,7 @@ impl ServerTool {
 
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].
     pub fn assemble(&self, conn: &Connection, selectors: &[Selector], produced: Produced<'_>) -> Result<Value> {
-        let produced = ProducedParts::read(produced.value, conn)?;
+        let produced = ProducedParts::read(produced.value, produced.payloads, conn)?;
         if conn.version().is_legacy() {
             self.assemble_legacy(conn, &produced)
         } else {
@@ -155,7 +163,7 @@ impl ServerTool {
             if !produced.is_error {
                 // ERR-2: error outputs are not held to the success schema.
                 if let Some(variant) = self.declaration.get(selector) {
-                    output.check_success(variant)?;
+                    output.check_success(variant, produced.payloads)?;
                 }
             }
             outputs.push(output.value.clone());
@@ -197,7 +205,7 @@ impl ServerTool {
         assistant.check_shape(fallback.format)?;
         if !produced.is_error {
             if let Some(variant) = self.declaration.get(&fallback) {
-                assistant.check_success(variant)?;
+                assistant.check_success(variant, produced.payloads)?;
             }
         }
         let mut content = project_blocks(assistant.blocks(), conn.version());
@@ -220,9 +228,10 @@ impl ServerTool {
                 Some(output) => {
                     output.check_shape(crate::audience::Format::Structured)?;
                     if !produced.is_error {
-                        validate_source(&projection, output.structured(), &output.path())?;
+                        validate_source(&projection, output.structured(), &output.path(), produced.payloads)?;
                     }
-                    if let Some((value, mirror)) = projection.structured(output.structured(), self.legacy.mirror) {
+                    let projected = projection.structured(output.structured(), self.legacy.mirror, produced.payloads)?;
+                    if let Some((value, mirror)) = projected {
                         structured = Some(value);
                         content.extend(mirror);
                     }
@@ -258,10 +267,11 @@ struct ProducedParts<'v> {
     is_error: bool,
     meta: Option<&'v Map<String, Value>>,
     conn: &'v Connection,
+    payloads: &'v dyn Payloads,
 }
 
 impl<'v> ProducedParts<'v> {
-    fn read(value: &'v Value, conn: &'v Connection) -> Result<Self> {
+    fn read(value: &'v Value, payloads: &'v dyn Payloads, conn: &'v Connection) -> Result<Self> {
         let limits = conn.limits();
         limits.check_value(value, "")?;
         let obj = value.as_object().ok_or_else(|| Error::malformed("", "produced must be an object"))?;
@@ -281,7 +291,7 @@ impl<'v> ProducedParts<'v> {
             Some(Value::Object(meta)) => Some(meta),
             Some(_) => return Err(Error::malformed("/_meta", "_meta must be an object")),
         };
-        Ok(ProducedParts { outputs, is_error, meta, conn })
+        Ok(ProducedParts { outputs, is_error, meta, conn, payloads })
     }
 
     /// The one produced output for `selector`; two for the same selector is `malformed`

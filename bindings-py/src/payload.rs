@@ -1,0 +1,93 @@
+//! The core's payload seam (`mcp_outputs::payload`) over the caller's own Python objects: a
+//! structured payload kept by the converter ([`Kept`]) is validated where it lives, by a
+//! validator that reads Python objects (jsonschema's `Pyo3` representation) built once per
+//! schema and kept with it. The core decides everything else: which payloads to validate,
+//! against which schema, and the errors (codes, paths, messages, precedence).
+
+use crate::convert::{Caps, Converter, Kept};
+use jsonschema::json::{inspect, Pyo3};
+use mcp_outputs::jsontext;
+use mcp_outputs::payload::Payloads;
+use mcp_outputs::schema::CompiledSchema;
+use mcp_outputs::{Error, Limits};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::Value;
+use std::cell::Cell;
+
+thread_local! {
+    /// Payload validations since the last [`take_stats`]: (in place, as converted values).
+    static STATS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+/// How many kept payloads were validated in place and how many as converted values since the
+/// last call (this thread), for the tests that prove payloads are not converted.
+pub(crate) fn take_stats() -> (usize, usize) {
+    STATS.with(|s| s.replace((0, 0)))
+}
+
+fn count(in_place: bool) {
+    STATS.with(|s| {
+        let (a, b) = s.get();
+        s.set(if in_place { (a + 1, b) } else { (a, b + 1) });
+    });
+}
+
+/// The seam for one call: the payloads the converter kept, and the limits they were read under.
+pub(crate) struct PySeam<'a, 'py> {
+    kept: &'a Kept<'py>,
+    limits: &'a Limits,
+}
+
+impl std::fmt::Debug for PySeam<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PySeam").finish_non_exhaustive()
+    }
+}
+
+impl<'a, 'py> PySeam<'a, 'py> {
+    pub fn new(kept: &'a Kept<'py>, limits: &'a Limits) -> Self {
+        PySeam { kept, limits }
+    }
+
+    /// A kept payload as a value (what the core's own validator or text writer reads). The
+    /// converter proved it plain JSON within the limits, and no Python code ran since, so this
+    /// conversion does not fail; should it, the error is the converter's.
+    fn converted(&self, obj: &Bound<'py, PyAny>, path: &str) -> Result<Value, Error> {
+        Converter::new(Caps::for_argument(self.limits)).convert(obj, 1).map_err(|f| f.into_error(path))
+    }
+}
+
+impl Payloads for PySeam<'_, '_> {
+    fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> Result<(), Error> {
+        let Some(obj) = self.kept.get(value) else {
+            return schema.validate(value, path, what);
+        };
+        if let Some(validator) = schema.validator_in::<Pyo3>()? {
+            let node = obj.as_borrowed();
+            // `inspect` reports what the validator could not read (never expected: the payload is
+            // plain JSON); then the payload is validated as a value, with the core's own errors.
+            if let Ok(verdict) = inspect(node, false, || schema.validate_in(validator, node, path, what)) {
+                count(true);
+                return verdict;
+            }
+        }
+        count(false);
+        schema.validate(&self.converted(obj, path)?, path, what)
+    }
+
+    fn is_object(&self, value: &Value) -> bool {
+        match self.kept.get(value) {
+            // Kept payloads are exact dicts, lists or scalars.
+            Some(obj) => obj.is_exact_instance_of::<PyDict>(),
+            None => value.is_object(),
+        }
+    }
+
+    fn stringify(&self, value: &Value) -> Result<String, Error> {
+        match self.kept.get(value) {
+            Some(obj) => Ok(jsontext::stringify(&self.converted(obj, "")?)),
+            None => Ok(jsontext::stringify(value)),
+        }
+    }
+}
