@@ -31,3 +31,42 @@ impl Field for Value {
         self.as_object().and_then(|m| m.field(key))
     }
 }
+
+/// The largest integer every JSON reader holds exactly (2^53, JavaScript's safe range).
+const MAX_EXACT: u64 = 1 << 53;
+
+/// A JSON number read by value as a non-negative integer. `2` and `2.0` are one number: the
+/// JavaScript and Python packages hand the core whichever form their parser kept, so an integer
+/// field that refused `2.0` would answer differently per language (found by the differential
+/// test, `ttlMs: 2.0`). A float is whole only within ±2^53, where it is exact.
+pub(crate) fn whole_number(value: &Value) -> Option<u64> {
+    match value.as_u64() {
+        Some(n) => Some(n),
+        None => value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= MAX_EXACT as f64).map(|f| f as u64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_number;
+    use serde_json::json;
+
+    #[test]
+    fn whole_numbers_are_read_by_value() {
+        for (value, expect) in [
+            (json!(2), Some(2)),
+            (json!(2.0), Some(2)),
+            (json!(0.0), Some(0)),
+            (json!(-0.0), Some(0)),
+            (json!(9007199254740992.0), Some(9_007_199_254_740_992)),
+            (json!(18446744073709551615u64), Some(u64::MAX)),
+            (json!(2.5), None),
+            (json!(-1), None),
+            (json!(-1.0), None),
+            (json!(1e300), None),
+            (json!("2"), None),
+        ] {
+            assert_eq!(whole_number(&value), expect, "{value}");
+        }
+    }
+}

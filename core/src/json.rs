@@ -42,7 +42,7 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
     };
     let obj = value.as_object().ok_or_else(|| Error::malformed("/limits", "limits must be an object"))?;
     for (key, item) in obj {
-        let number = item.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+        let number = crate::fields::whole_number(item).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
             Error::malformed(format!("/limits/{key}"), format!("{key} must be a non-negative integer"))
         })?;
         let slot = limit_slots(&mut limits)

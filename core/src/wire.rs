@@ -201,8 +201,7 @@ impl ListCache {
     /// The two fields of an object (a cache option, or a received result).
     fn read(obj: &Map<String, Value>, base: &str) -> Result<Self> {
         let ttl_ms = match obj.get("ttlMs") {
-            Some(ttl) => ttl
-                .as_u64()
+            Some(ttl) => crate::fields::whole_number(ttl)
                 .ok_or_else(|| Error::malformed(format!("{base}/ttlMs"), "ttlMs must be an integer >= 0 (SEP-2549)"))?,
             None => return Err(Error::malformed(base, "ttlMs is required (SEP-2549)")),
         };
