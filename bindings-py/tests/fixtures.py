@@ -14,3 +14,9 @@ TOOL: Dict[str, Any] = {
     ],
 }
 REQ: List[Dict[str, str]] = [{"audience": "programmatic", "format": "structured"}]
+
+
+def tool_with(schema: Dict[str, Any], audience: str = "programmatic") -> Dict[str, Any]:
+    """TOOL with its structured variant for `audience`, under `schema`."""
+    variant = {"audience": audience, "format": "structured", "schema": schema}
+    return dict(TOOL, outputVariants=[TOOL["outputVariants"][0], variant])

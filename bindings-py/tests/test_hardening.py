@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 from error_paths import error_paths  # noqa: E402 - the bench's list of error paths, shared
 
-from fixtures import REQ, TOOL
+from fixtures import REQ, TOOL, tool_with
 
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
@@ -32,10 +32,6 @@ def complete(route: Union[Route, InputRequiredRoute]) -> Route:
 
 CEILING = 1000  # core::limits::MAX_DEPTH_CEILING
 
-
-
-def tool_with(schema: Dict[str, Any]) -> Dict[str, Any]:
-    return dict(TOOL, outputVariants=[TOOL["outputVariants"][0], {"audience": "programmatic", "format": "structured", "schema": schema}])
 
 
 def output(value: Any) -> Dict[str, Any]:

@@ -11,6 +11,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import pytest
 
+from fixtures import tool_with
+
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
 from mcp_outputs.types import InputRequiredRoute, Route
@@ -140,16 +142,7 @@ def test_respond_validates_in_place_and_the_result_carries_the_payload() -> None
 @pytest.mark.parametrize("version", ["2025-06-18", "2025-03-26"])
 def test_legacy_respond_wraps_and_mirrors_the_callers_payload(version: str) -> None:
     # A non-object source: wrapped as {"result": ...} for 2025 revisions, mirrored as text.
-    tool = ServerTool.declare(
-        {
-            "name": "t",
-            "inputSchema": {"type": "object"},
-            "outputVariants": [
-                {"audience": "assistant", "format": "content"},
-                {"audience": "assistant", "format": "structured", "schema": {"type": "array"}},
-            ],
-        }
-    )
+    tool = ServerTool.declare(tool_with({"type": "array"}, audience="assistant"))
     payload = [1.0, "é\n", {"a": None, "b": 1e21}]
     produced = {
         "outputs": [
@@ -203,17 +196,7 @@ def nested(depth: int) -> Any:
 
 @pytest.mark.parametrize("depth", [125, 126, 200, 5000, 200_000])
 def test_deep_payloads_are_limit_exceeded_never_a_crash(depth: int) -> None:
-    h = ReceivedTool.accept(
-        {
-            "name": "t",
-            "inputSchema": {"type": "object"},
-            "outputVariants": [
-                {"audience": "assistant", "format": "content"},
-                {"audience": "programmatic", "format": "structured", "schema": {"type": "array"}},
-            ],
-        },
-        Connection("2026-12-01"),
-    )
+    h = ReceivedTool.accept(tool_with({"type": "array"}), Connection("2026-12-01"))
     result = result_of(nested(depth))
     got = outcome(lambda: h.route(REQUESTED, result))
     # result → outputs → output → payload is level 4: 125 levels of lists fit the default 128.
