@@ -581,8 +581,11 @@ impl PyServerTool {
             let requested = opt_value(requested_outputs, limits).or_raise(py)?;
             // The structured payloads stay the caller's objects: validated where they are, and
             // the result carries them as themselves.
+            // Produced outputs that cannot be read rank after the request's own faults (the core decides).
             let (produced, size, _, kept) =
-                convert::argument_keeping(produced, limits, mcp_outputs::payload::PRODUCED, None).or_raise(py)?;
+                convert::argument_keeping(produced, limits, mcp_outputs::payload::PRODUCED, None)
+                    .map_err(|fault| self.inner.respond_unread_json(conn, requested.as_ref(), fault))
+                    .or_raise(py)?;
             let result = if kept.is_empty() {
                 run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
             } else {

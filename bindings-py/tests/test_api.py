@@ -357,3 +357,17 @@ def test_corpus_case_through_the_api(case: corpus.Case) -> None:
 
 def test_api_corpus_covers_most_cases() -> None:
     assert len(_api_cases()) >= 300
+
+
+def test_respond_ranks_the_request_before_produced_outputs_it_cannot_read() -> None:
+    # As the core's respond: every fault of the request (-32602) before the produced outputs' (-32603).
+    server = ServerTool.declare(TOOL)
+    conn = Connection()
+    broken = {"outputs": [float("nan")]}
+    codes = []
+    requests: List[Any] = [0, [{"audience": "user", "format": "content"}], None]
+    for requested in requests:
+        with pytest.raises(McpOutputsError) as caught:
+            server.respond(conn, requested, broken)
+        codes.append((caught.value.code, caught.value.jsonrpc_code))
+    assert codes == [("malformed", -32602), ("undeclared-variant", -32602), ("malformed", -32603)]

@@ -310,6 +310,14 @@ impl ServerTool {
         }
     }
 
+    /// [`ServerTool::respond_unread`] for a request already read as a value.
+    pub fn respond_unread_json(&self, conn: &Connection, requested: Option<&Value>, fault: Error) -> Error {
+        match self.select(conn, requested) {
+            Err(request_fault) => request_fault,
+            Ok(_) => fault.on_wire(crate::error::jsonrpc::INTERNAL_ERROR),
+        }
+    }
+
     fn select_from_text(&self, conn: &Connection, requested: Option<&str>) -> Result<Vec<crate::Selector>> {
         let requested = requested
             .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
