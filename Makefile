@@ -23,6 +23,9 @@ lint:
 # when set), the corpus linter, doc tests and the walkthrough.
 test-rust:
 	$(CARGO) test --workspace --locked
+	# The core without its validator (the npm package's default build), the corpus answered
+	# through its SchemaHost seam.
+	$(CARGO) test --locked -p mcp-outputs-conformance --no-default-features --test corpus
 
 # The npm package: wasm build (wasm-bindgen CLI pinned, in .tools/), JS corpus, API and
 # robustness tests, the type test, the packaging test in Node and headless Chromium.

@@ -1,28 +1,84 @@
 //! JSON Schema handling: each declared schema is compiled once into a [`CompiledSchema`] and
 //! reused by every call. No I/O ever happens (SEC-3): a `$ref` that leaves the schema is
 //! `external-ref`, never a fetch.
+//!
+//! With the `validator` feature (the default) the core validates payloads itself, with
+//! `jsonschema`. Without it (the npm package's default build, which leaves validation to the
+//! JSON Schema validator its caller already uses) every schema is still checked here, by a
+//! direct reading of its dialect's meta-schema and of its references ([`meta`]); a binding
+//! answers the rest through [`SchemaHost`]: whether a pattern is a valid regular expression,
+//! building a validator, and validating. See "Builds without a validator" below.
 
 use crate::error::{Error, ErrorCode, Result};
+#[cfg(feature = "validator")]
 use jsonschema::error::ValidationErrorKind;
+#[cfg(feature = "validator")]
 use jsonschema::json::{Json, SerdeJson};
+#[cfg(feature = "validator")]
 use jsonschema::meta::MetaValidator;
+#[cfg(feature = "validator")]
 use jsonschema::{Draft, ReferencingError, Retrieve, Uri, ValidationOptions, Validator};
 use serde_json::{Map, Value};
+#[cfg(feature = "validator")]
 use std::any::Any;
+#[cfg(feature = "validator")]
 use std::cell::{OnceCell, RefCell};
+#[cfg(feature = "validator")]
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+#[cfg(feature = "validator")]
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(feature = "validator")]
+use std::sync::Arc;
+use std::sync::OnceLock;
+
+/// A JSON Schema dialect the core knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// 2020-12, the default when `$schema` is absent (the MCP default).
+    Draft202012,
+    /// 2019-09.
+    Draft201909,
+    /// Draft 7.
+    Draft7,
+    /// Draft 6.
+    Draft6,
+    /// Draft 4.
+    Draft4,
+}
+
+impl Dialect {
+    /// The dialect's meta-schema URI, as `$schema` names it (without the empty fragment).
+    pub fn uri(self) -> &'static str {
+        DIALECTS.iter().find(|(_, d)| *d == self).map_or("", |(uri, _)| uri)
+    }
+}
 
 /// The dialects a schema may name in `$schema`; absent means 2020-12 (the MCP default).
-const DIALECTS: &[(&str, Draft)] = &[
-    ("https://json-schema.org/draft/2020-12/schema", Draft::Draft202012),
-    ("https://json-schema.org/draft/2019-09/schema", Draft::Draft201909),
-    ("http://json-schema.org/draft-07/schema", Draft::Draft7),
-    ("http://json-schema.org/draft-06/schema", Draft::Draft6),
-    ("http://json-schema.org/draft-04/schema", Draft::Draft4),
+const DIALECTS: &[(&str, Dialect)] = &[
+    ("https://json-schema.org/draft/2020-12/schema", Dialect::Draft202012),
+    ("https://json-schema.org/draft/2019-09/schema", Dialect::Draft201909),
+    ("http://json-schema.org/draft-07/schema", Dialect::Draft7),
+    ("http://json-schema.org/draft-06/schema", Dialect::Draft6),
+    ("http://json-schema.org/draft-04/schema", Dialect::Draft4),
 ];
+
+/// jsonschema's name for a dialect.
+#[cfg(feature = "validator")]
+fn draft_of(dialect: Dialect) -> Draft {
+    match dialect {
+        Dialect::Draft202012 => Draft::Draft202012,
+        Dialect::Draft201909 => Draft::Draft201909,
+        Dialect::Draft7 => Draft::Draft7,
+        Dialect::Draft6 => Draft::Draft6,
+        Dialect::Draft4 => Draft::Draft4,
+    }
+}
+
+/// The identity of each [`CompiledSchema`] made in this process, so that a binding keeping
+/// validators of its own (a JavaScript provider's) can name them without sending the schema.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The per-match backtracking limits a validation may use, largest first, for the patterns that
 /// need the backtracking engine (backreferences, lookaround). Every other pattern runs on the
@@ -43,17 +99,25 @@ pub struct CompiledSchema {
     source: Value,
     /// The JSON Pointer of the schema in what declared it, for a failure of the deferred build.
     path: String,
-    draft: Draft,
+    draft: Dialect,
     object_rooted: bool,
+    /// Unique in this process ([`CompiledSchema::id`]).
+    id: u64,
     /// The validator, built once: at once, or by the first validation that needs it. A failure
     /// is kept too, so every call answers alike.
+    #[cfg(feature = "validator")]
     compiled: OnceLock<Result<Compiled>>,
     /// A validator for instances in a binding's own representation ([`CompiledSchema::validator_in`]),
     /// built by the first validation that asks for it; `None` when the schema cannot have one.
+    #[cfg(feature = "validator")]
     foreign: OnceLock<Option<Box<dyn Any + Send + Sync>>>,
+    /// Without a validator: the [`SchemaHost`]'s verdict on building one, once asked.
+    #[cfg(not(feature = "validator"))]
+    built: OnceLock<Result<()>>,
 }
 
 /// A compiled schema as the per-thread cache keeps it.
+#[cfg(feature = "validator")]
 #[derive(Clone)]
 struct Compiled {
     validator: Arc<Validator>,
@@ -61,6 +125,7 @@ struct Compiled {
     backtracking: Option<Arc<Backtracking>>,
 }
 
+#[cfg(feature = "validator")]
 /// The patterns of a schema that need the backtracking engine, one per occurrence, and the
 /// schema compiled at each per-match limit (built when first needed).
 struct Backtracking {
@@ -69,19 +134,23 @@ struct Backtracking {
     tiers: [OnceLock<Option<Tier>>; REGEX_MATCH_STEP_LIMITS.len()],
 }
 
+#[cfg(feature = "validator")]
 /// The backtracking patterns and the validator at one per-match limit.
 struct Tier {
     regexes: Vec<fancy_regex::Regex>,
     validator: Arc<Validator>,
 }
 
+#[cfg(feature = "validator")]
 /// How many compiled validators each thread keeps (see [`cached_validator`]).
 const VALIDATOR_CACHE_CAPACITY: usize = 512;
 
+#[cfg(feature = "validator")]
 /// Schemas whose text is longer are compiled every time rather than kept, so the cache holds
 /// at most `VALIDATOR_CACHE_CAPACITY` × 64 KiB of schema text (SEC-1).
 const VALIDATOR_CACHE_MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
+#[cfg(feature = "validator")]
 thread_local! {
     /// Compiled validators by schema text, per thread. `jsonschema` checks every schema
     /// against its draft's meta-schema while compiling it; natively that meta-validator is
@@ -96,6 +165,7 @@ thread_local! {
     static VALIDATORS: RefCell<HashMap<String, Compiled>> = RefCell::new(HashMap::new());
 }
 
+#[cfg(feature = "validator")]
 /// The validator for `schema` (whose text is `key`) from this thread's cache, or `build`'s
 /// answer, cached when it is a validator. Errors are never cached.
 fn cached_validator(key: String, build: impl FnOnce() -> Result<Compiled>) -> Result<Compiled> {
@@ -122,10 +192,12 @@ impl fmt::Debug for CompiledSchema {
     }
 }
 
+#[cfg(feature = "validator")]
 /// Refuses every retrieval and remembers that one was attempted, which is how a `$ref` that
 /// leaves the schema is told apart from other compile errors.
 struct RefuseRetrieval(Arc<AtomicBool>);
 
+#[cfg(feature = "validator")]
 impl Retrieve for RefuseRetrieval {
     fn retrieve(&self, uri: &Uri<String>) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         self.0.store(true, Ordering::Relaxed);
@@ -133,6 +205,7 @@ impl Retrieve for RefuseRetrieval {
     }
 }
 
+#[cfg(feature = "validator")]
 /// Which regex engine runs `pattern` and `patternProperties`.
 #[derive(Clone, Copy)]
 enum Engine {
@@ -142,14 +215,17 @@ enum Engine {
     Backtracking,
 }
 
+#[cfg(feature = "validator")]
 fn options(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine) -> ValidationOptions<'static> {
     options_at(draft, attempted, engine, REGEX_MATCH_STEP_LIMITS[0])
 }
 
+#[cfg(feature = "validator")]
 fn options_at(draft: Draft, attempted: &Arc<AtomicBool>, engine: Engine, limit: usize) -> ValidationOptions<'static> {
     options_in::<SerdeJson>(draft, attempted, engine, limit)
 }
 
+#[cfg(feature = "validator")]
 /// The options of every validator of a schema, for instances in the representation `F`: one
 /// place, so that a binding's validator judges exactly as the core's own.
 fn options_in<F: Json>(
@@ -176,8 +252,66 @@ impl CompiledSchema {
     /// `path` is the JSON Pointer of the schema, for errors.
     pub fn compile(schema: &Value, path: &str) -> Result<Self> {
         let checked = Self::received(schema, path)?;
-        checked.compiled()?;
+        checked.build()?;
         Ok(checked)
+    }
+
+    /// The schema, not yet checked.
+    fn unchecked(schema: &Value, path: &str) -> Result<Self> {
+        let draft = match schema {
+            Value::Bool(_) => Dialect::Draft202012,
+            Value::Object(map) => dialect(map, path)?,
+            _ => {
+                return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
+            }
+        };
+        Ok(CompiledSchema {
+            object_rooted: is_object_rooted(schema),
+            source: schema.clone(),
+            path: path.to_owned(),
+            draft,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            #[cfg(feature = "validator")]
+            compiled: OnceLock::new(),
+            #[cfg(feature = "validator")]
+            foreign: OnceLock::new(),
+            #[cfg(not(feature = "validator"))]
+            built: OnceLock::new(),
+        })
+    }
+
+    /// This schema's identity, unique in the process: a binding that keeps validators of its
+    /// own ([`SchemaHost`]) keys them by it.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The schema's dialect (from its `$schema`; 2020-12 when absent).
+    pub fn dialect(&self) -> Dialect {
+        self.draft
+    }
+
+    /// The JSON Pointer of the schema in what declared it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The schema as declared.
+    pub fn source(&self) -> &Value {
+        &self.source
+    }
+
+    /// Whether the root says `"type": "object"` (what 2025 revisions require of
+    /// `outputSchema`).
+    pub fn is_object_rooted(&self) -> bool {
+        self.object_rooted
+    }
+}
+
+#[cfg(feature = "validator")]
+impl CompiledSchema {
+    fn build(&self) -> Result<()> {
+        self.compiled().map(|_| ())
     }
 
     /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, but leaves
@@ -186,21 +320,8 @@ impl CompiledSchema {
     /// proves that the build cannot fail (see [`Check`]); a schema it cannot prove so is
     /// compiled here, so no fault `compile` reports is left for later.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
-        let draft = match schema {
-            Value::Bool(_) => Draft::Draft202012,
-            Value::Object(map) => dialect(map, path)?,
-            _ => {
-                return Err(Error::new(ErrorCode::InvalidSchema, path, "a JSON Schema must be an object or a boolean"))
-            }
-        };
-        let checked = CompiledSchema {
-            object_rooted: is_object_rooted(schema),
-            source: schema.clone(),
-            path: path.to_owned(),
-            draft,
-            compiled: OnceLock::new(),
-            foreign: OnceLock::new(),
-        };
+        let checked = Self::unchecked(schema, path)?;
+        let draft = draft_of(checked.draft);
         match check(schema, draft, path)? {
             Check::Builds => {}
             Check::Build => {
@@ -217,7 +338,9 @@ impl CompiledSchema {
     fn compiled(&self) -> Result<&Compiled> {
         self.compiled
             .get_or_init(|| {
-                cached_validator(self.source.to_string(), || build_validator(&self.source, self.draft, &self.path))
+                cached_validator(self.source.to_string(), || {
+                    build_validator(&self.source, draft_of(self.draft), &self.path)
+                })
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -227,17 +350,6 @@ impl CompiledSchema {
     /// validation will cost).
     pub fn is_compiled(&self) -> bool {
         self.compiled.get().is_some()
-    }
-
-    /// The schema as declared.
-    pub fn source(&self) -> &Value {
-        &self.source
-    }
-
-    /// Whether the root says `"type": "object"` (what 2025 revisions require of
-    /// `outputSchema`).
-    pub fn is_object_rooted(&self) -> bool {
-        self.object_rooted
     }
 
     /// Whether `instance` is valid (`false` too when its regex budget runs out: see
@@ -313,7 +425,7 @@ impl CompiledSchema {
                 return None;
             }
             let attempted = Arc::new(AtomicBool::new(false));
-            let options = options_in::<F>(self.draft, &attempted, Engine::Linear, REGEX_MATCH_STEP_LIMITS[0]);
+            let options = options_in::<F>(draft_of(self.draft), &attempted, Engine::Linear, REGEX_MATCH_STEP_LIMITS[0]);
             // The schema's own build succeeded on the linear engine with these options, so this
             // one is not expected to fail; should it, the payload is validated as a value.
             let validator = options.build(&self.source).ok()?;
@@ -335,6 +447,145 @@ impl CompiledSchema {
     }
 }
 
+// ---- Builds without a validator ----------------------------------------------------------------
+//
+// The npm package's default build leaves payload validation to the JSON Schema validator its
+// caller already uses (Ajv, @cfworker/json-schema: see bindings-js). The core still rules on
+// every schema it is given, with the same codes: the dialect, the direct reading of the
+// meta-schema and of the references ([`meta::read`]), and each pattern, which the binding
+// judges as its validator will (JSON Schema patterns are ECMA-262 regular expressions). What
+// the reading does not settle goes to the binding's validator, which builds it or refuses it
+// (`invalid-schema`). A server's schemas are built at `declare`; a host's on first use.
+
+/// What a build without the `validator` feature asks of its binding about schemas.
+#[cfg(not(feature = "validator"))]
+pub trait SchemaHost {
+    /// Whether `pattern` is a regular expression the binding's validator accepts.
+    fn pattern_is_valid(&self, pattern: &str) -> bool;
+
+    /// Builds the binding's validator of `schema` (keyed by [`CompiledSchema::id`]); the
+    /// message says why it cannot.
+    fn build(&self, schema: &CompiledSchema) -> std::result::Result<(), String>;
+
+    /// Validates `instance` (a value the core holds: the Rust API's, `ops::run`'s) against the
+    /// built `schema`: `None` when valid, else what fails. An error is the binding's own fault
+    /// (its validator threw), with the code the binding gives it.
+    fn validate(&self, schema: &CompiledSchema, instance: &Value) -> Result<Option<String>>;
+}
+
+#[cfg(not(feature = "validator"))]
+thread_local! {
+    /// The host answering for this thread's schemas during a call ([`with_host`]).
+    static HOST: std::cell::RefCell<Option<std::rc::Rc<dyn SchemaHost>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `host` answering for the schemas this thread checks, builds and validates (a
+/// binding wraps each call); the previous host is back afterwards, also when `f` unwinds.
+#[cfg(not(feature = "validator"))]
+pub fn with_host<R>(host: std::rc::Rc<dyn SchemaHost>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<std::rc::Rc<dyn SchemaHost>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            HOST.with(|h| *h.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(HOST.with(|h| h.replace(Some(host))));
+    f()
+}
+
+#[cfg(not(feature = "validator"))]
+fn current_host(path: &str) -> Result<std::rc::Rc<dyn SchemaHost>> {
+    HOST.with(|h| h.borrow().clone()).ok_or_else(|| {
+        Error::new(
+            ErrorCode::InvalidSchema,
+            path,
+            "this build of mcp-outputs has no JSON Schema validator, and none was given to check or apply this schema",
+        )
+    })
+}
+
+#[cfg(not(feature = "validator"))]
+impl CompiledSchema {
+    /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, leaving the
+    /// host's validator to its first use unless the direct reading cannot settle the schema.
+    pub fn received(schema: &Value, path: &str) -> Result<Self> {
+        let checked = Self::unchecked(schema, path)?;
+        let verdict = meta::read(schema, checked.draft);
+        match verdict {
+            meta::Verdict::Invalid(at, what) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidSchema,
+                    path,
+                    format!("not a valid JSON Schema: {} at {at:?}", what),
+                ))
+            }
+            meta::Verdict::ExternalRef(_, what) => {
+                return Err(Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {}", what)))
+            }
+            meta::Verdict::Valid | meta::Verdict::Unsure => {}
+        }
+        let patterns = meta::patterns(schema, checked.draft);
+        if !patterns.is_empty() {
+            let host = current_host(path)?;
+            if let Some((at, pattern)) = patterns.iter().find(|(_, p)| !host.pattern_is_valid(p)) {
+                return Err(Error::new(
+                    ErrorCode::InvalidSchema,
+                    path,
+                    format!("not a valid JSON Schema: {:?} at {at:?} is not a regular expression", pattern),
+                ));
+            }
+        }
+        if verdict == meta::Verdict::Unsure {
+            checked.build()?;
+        }
+        Ok(checked)
+    }
+
+    /// Builds the host's validator once; a failure is kept, so every call answers alike.
+    pub fn build(&self) -> Result<()> {
+        self.built
+            .get_or_init(|| {
+                let host = current_host(&self.path)?;
+                host.build(self).map_err(|why| {
+                    Error::new(ErrorCode::InvalidSchema, &self.path, format!("not a valid JSON Schema: {}", why))
+                })
+            })
+            .clone()
+    }
+
+    /// Whether the host's validator has been built (or refused).
+    pub fn is_compiled(&self) -> bool {
+        self.built.get().is_some()
+    }
+
+    /// Whether `instance` is valid.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validate(instance, "", "").is_ok()
+    }
+
+    /// Validates `instance` with the host's validator; the error is at `path`.
+    pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
+        self.build()?;
+        let detail = current_host(&self.path)?.validate(self, instance)?;
+        self.judged(detail, path, what)
+    }
+
+    /// The answer of a validation the binding ran itself (on a payload it holds): `detail` is
+    /// what fails, `None` when the payload is valid. The schema must be built ([`Self::build`]).
+    pub fn judged(&self, detail: Option<String>, path: &str, what: &str) -> Result<()> {
+        match detail {
+            None => Ok(()),
+            Some(detail) => Err(Error::new(
+                ErrorCode::SchemaViolation,
+                path,
+                format!("{what} does not match its schema: {}", detail),
+            )),
+        }
+    }
+}
+
+#[cfg(feature = "validator")]
 /// The verdict of `validator` on `instance`, as [`CompiledSchema::validate`] reports it.
 fn verdict<'i, F: Json>(validator: &Validator<F>, instance: F::Node<'i>, path: &str, what: &str) -> Result<()> {
     if validator.is_valid(instance.clone()) {
@@ -364,6 +615,7 @@ fn verdict<'i, F: Json>(validator: &Validator<F>, instance: F::Node<'i>, path: &
     ))
 }
 
+#[cfg(feature = "validator")]
 /// Compiles `schema` under `draft`: the linear regex engine first; a schema it refuses (a
 /// pattern with a backreference or a lookaround, or a schema that is invalid anyway) is
 /// compiled again with the backtracking engine, whose answer is final. (jsonschema runs the
@@ -395,6 +647,7 @@ fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Compiled>
     })
 }
 
+#[cfg(feature = "validator")]
 /// What [`check`] proved about building a schema's validator.
 #[derive(Debug, PartialEq, Eq)]
 enum Check {
@@ -404,6 +657,7 @@ enum Check {
     Build,
 }
 
+#[cfg(feature = "validator")]
 /// Checks `schema` (under `draft`, already read from its `$schema`) without building a
 /// validator, reporting exactly what [`build_validator`] would: the meta-schema first (the
 /// build's own first step, so the same `invalid-schema`), then the faults a build finds after
@@ -422,7 +676,7 @@ fn check(schema: &Value, draft: Draft, path: &str) -> Result<Check> {
     // The generic meta-validator costs about as much as the rest of `accept` together; most
     // 2020-12 schemas are shown valid by a direct reading of its meta-schema instead. Anything
     // that reading does not vouch for goes to the meta-validator, whose answer is final.
-    let vouched = draft == Draft::Draft202012 && meta_2020_12::surely_valid(schema);
+    let vouched = draft == Draft::Draft202012 && meta::read(schema, Dialect::Draft202012) == meta::Verdict::Valid;
     if !map.is_empty() && !vouched {
         let Some(verdict) = meta_validate(draft, schema) else {
             return Ok(Check::Build);
@@ -432,80 +686,375 @@ fn check(schema: &Value, draft: Draft, path: &str) -> Result<Check> {
     Ok(if draft == Draft::Draft202012 && builds_surely(schema) { Check::Builds } else { Check::Build })
 }
 
-/// The 2020-12 meta-schema (the bundled `schema.json` and its seven vocabulary meta-schemas)
-/// read directly, one keyword at a time. It only vouches: `true` means the meta-validator would
-/// accept the schema; `false` means it was not shown (an invalid keyword, or a form this
-/// reading leaves to the meta-validator, such as `$vocabulary` or an integer written `1.0`).
-mod meta_2020_12 {
+/// The meta-schemas of the five dialects read directly, one keyword at a time, with the
+/// references of the schema. A verdict is [`Verdict::Valid`] only when the dialect's
+/// meta-validator would accept the schema and its references resolve inside it, and
+/// [`Verdict::Invalid`] only when the meta-validator would refuse it (or a `$ref` surely leaves
+/// it); anything this reading does not settle (`$vocabulary`, an integer written `1.0`, an
+/// identifier or anchor that moves the base URI, a pointer it does not follow) is
+/// [`Verdict::Unsure`]. With a validator, `Unsure` goes to jsonschema, whose answer is final;
+/// without one, to the [`SchemaHost`]. A property test holds the reading to jsonschema's
+/// meta-validators, both ways.
+pub mod meta {
+    use super::{resolves_to_subschema, Dialect};
     use serde_json::Value;
+
+    /// What the direct reading settled.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Verdict {
+        /// The meta-schema accepts the schema, and every `$ref` resolves to one of its subschemas.
+        Valid,
+        /// The meta-schema refuses the schema: what fails, and where (a JSON Pointer).
+        Invalid(String, String),
+        /// A `$ref` leaves the schema (no identifier moves its base URI): where.
+        ExternalRef(String, String),
+        /// Not settled by this reading.
+        Unsure,
+    }
 
     /// `simpleTypes`.
     const SIMPLE_TYPES: &[&str] = &["array", "boolean", "integer", "null", "number", "object", "string"];
 
-    pub(super) fn surely_valid(schema: &Value) -> bool {
-        let map = match schema {
-            Value::Bool(_) => return true,
-            Value::Object(map) => map,
-            _ => return false,
-        };
-        map.iter().all(|(keyword, value)| match keyword.as_str() {
-            "$schema" | "$ref" | "$dynamicRef" | "$recursiveRef" | "$comment" | "title" | "description" | "format"
-            | "contentEncoding" | "contentMediaType" | "pattern" => value.is_string(),
-            "$id" => value.as_str().is_some_and(|id| id.find('#').is_none_or(|at| at + 1 == id.len())),
-            "$anchor" | "$dynamicAnchor" | "$recursiveAnchor" => value.as_str().is_some_and(is_anchor),
-            "$defs" | "definitions" | "properties" | "patternProperties" | "dependentSchemas" => {
-                value.as_object().is_some_and(|members| members.values().all(surely_valid))
+    /// Reads `schema` under `dialect`. Patterns are not judged here (a regex engine is needed).
+    pub fn read(schema: &Value, dialect: Dialect) -> Verdict {
+        // Draft 4's meta-schema has rules between keywords (`exclusiveMinimum` needs `minimum`)
+        // that this reading does not follow: its schemas are left to the meta-validator.
+        if dialect == Dialect::Draft4 {
+            return Verdict::Unsure;
+        }
+        let mut reading = Reading { dialect, unsure: false, moves_base: false, refs: Vec::new() };
+        if let Err((at, what)) = reading.schema(schema, &mut String::new()) {
+            return Verdict::Invalid(at, what);
+        }
+        if reading.unsure {
+            return Verdict::Unsure;
+        }
+        for (at, reference) in std::mem::take(&mut reading.refs) {
+            if reference.is_empty() || reference == "#" || resolves_to_subschema(schema, &reference) {
+                continue;
             }
-            "dependencies" => {
-                value.as_object().is_some_and(|members| members.values().all(|m| surely_valid(m) || is_string_array(m)))
+            if !reference.starts_with('#') && !reading.moves_base && is_plain_uri_reference(&reference) {
+                return Verdict::ExternalRef(at, format!("$ref {reference:?} leaves the schema"));
             }
-            "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
-                value.as_array().is_some_and(|items| !items.is_empty() && items.iter().all(surely_valid))
+            return Verdict::Unsure;
+        }
+        if reading.moves_base {
+            return Verdict::Unsure;
+        }
+        Verdict::Valid
+    }
+
+    /// Every `pattern` and `patternProperties` name in the schema positions of `schema`, with
+    /// its JSON Pointer (a binding without a regex engine of the core's judges them).
+    pub fn patterns(schema: &Value, dialect: Dialect) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        let reading = Reading { dialect, unsure: false, moves_base: false, refs: Vec::new() };
+        reading.visit_patterns(schema, &mut String::new(), &mut found);
+        found
+    }
+
+    struct Reading {
+        dialect: Dialect,
+        unsure: bool,
+        /// An `$id` (or draft 4 `id`), anchor or dynamic reference appears: references may
+        /// resolve elsewhere than this reading follows.
+        moves_base: bool,
+        refs: Vec<(String, String)>,
+    }
+
+    type Fault = (String, String);
+
+    fn push(at: &mut String, token: &str) -> usize {
+        let len = at.len();
+        at.push('/');
+        at.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        len
+    }
+
+    impl Reading {
+        fn modern(&self) -> bool {
+            matches!(self.dialect, Dialect::Draft202012 | Dialect::Draft201909)
+        }
+
+        fn at_least_6(&self) -> bool {
+            self.dialect != Dialect::Draft4
+        }
+
+        fn at_least_7(&self) -> bool {
+            !matches!(self.dialect, Dialect::Draft4 | Dialect::Draft6)
+        }
+
+        fn fail<T>(&self, at: &str, what: impl Into<String>) -> Result<T, Fault> {
+            Err((at.to_owned(), what.into()))
+        }
+
+        /// A subschema: an object, or a boolean from draft 6 on.
+        fn schema(&mut self, value: &Value, at: &mut String) -> Result<(), Fault> {
+            let map = match value {
+                Value::Bool(_) if self.at_least_6() => return Ok(()),
+                Value::Object(map) => map,
+                _ => return self.fail(at, "a schema must be an object or a boolean"),
+            };
+            for (keyword, item) in map {
+                let len = push(at, keyword);
+                self.keyword(keyword, item, at)?;
+                at.truncate(len);
             }
-            "items"
-            | "contains"
-            | "additionalProperties"
-            | "propertyNames"
-            | "if"
-            | "then"
-            | "else"
-            | "not"
-            | "unevaluatedItems"
-            | "unevaluatedProperties"
-            | "contentSchema" => surely_valid(value),
-            "type" => match value {
-                Value::String(name) => SIMPLE_TYPES.contains(&name.as_str()),
-                Value::Array(names) => {
-                    !names.is_empty()
-                        && names.iter().all(|n| n.as_str().is_some_and(|n| SIMPLE_TYPES.contains(&n)))
-                        && all_unique(names)
+            Ok(())
+        }
+
+        fn schema_map(&mut self, value: &Value, at: &mut String) -> Result<(), Fault> {
+            let Value::Object(members) = value else { return self.fail(at, "must be an object of schemas") };
+            for (name, item) in members {
+                let len = push(at, name);
+                self.schema(item, at)?;
+                at.truncate(len);
+            }
+            Ok(())
+        }
+
+        fn schema_array(&mut self, value: &Value, at: &mut String) -> Result<(), Fault> {
+            let Value::Array(items) = value else { return self.fail(at, "must be an array of schemas") };
+            if items.is_empty() {
+                return self.fail(at, "must not be empty");
+            }
+            for (i, item) in items.iter().enumerate() {
+                let len = push(at, &i.to_string());
+                self.schema(item, at)?;
+                at.truncate(len);
+            }
+            Ok(())
+        }
+
+        fn non_negative_integer(&mut self, value: &Value, at: &str) -> Result<(), Fault> {
+            if value.is_u64() {
+                return Ok(());
+            }
+            match value.as_f64() {
+                // jsonschema reads some integers written as floats as integers: not settled here.
+                Some(n) if n >= 0.0 && n.fract() == 0.0 => {
+                    self.unsure = true;
+                    Ok(())
                 }
-                _ => false,
-            },
-            "enum" | "examples" => value.is_array(),
-            "multipleOf" => value.as_f64().is_some_and(|n| n > 0.0),
-            "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" => value.is_number(),
-            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxContains" | "minContains" | "maxProperties"
-            | "minProperties" => value.is_u64(),
-            "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
-            "required" => is_string_array(value),
-            "dependentRequired" => value.as_object().is_some_and(|members| members.values().all(is_string_array)),
-            "$vocabulary" => false,
-            // `const`, `default` and every keyword the meta-schema does not name: anything.
-            _ => true,
-        })
-    }
+                _ => self.fail(at, "must be a non-negative integer"),
+            }
+        }
 
-    /// `anchorString`: `^[A-Za-z_][-A-Za-z0-9._]*$`.
-    fn is_anchor(text: &str) -> bool {
-        let mut chars = text.chars();
-        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || "-._".contains(c))
-    }
+        fn string_array(&mut self, value: &Value, at: &str, non_empty: bool) -> Result<(), Fault> {
+            let Value::Array(items) = value else { return self.fail(at, "must be an array of strings") };
+            if !items.iter().all(Value::is_string) {
+                return self.fail(at, "must be an array of strings");
+            }
+            if !all_unique(items) {
+                return self.fail(at, "must not repeat a string");
+            }
+            if non_empty && items.is_empty() {
+                return self.fail(at, "must not be empty");
+            }
+            Ok(())
+        }
 
-    /// `stringArray`: an array of distinct strings.
-    fn is_string_array(value: &Value) -> bool {
-        value.as_array().is_some_and(|items| items.iter().all(Value::is_string) && all_unique(items))
+        fn string(&mut self, value: &Value, at: &str) -> Result<(), Fault> {
+            if value.is_string() {
+                Ok(())
+            } else {
+                self.fail(at, "must be a string")
+            }
+        }
+
+        fn keyword(&mut self, keyword: &str, value: &Value, at: &mut String) -> Result<(), Fault> {
+            let modern = self.modern();
+            let latest = self.dialect == Dialect::Draft202012;
+            match keyword {
+                "$schema" | "title" | "description" | "format" | "pattern" => self.string(value, at),
+                "$comment" | "contentEncoding" | "contentMediaType" if self.at_least_7() => self.string(value, at),
+                // Draft 4's meta-schema does not name `$ref`: the build judges it.
+                "$ref" if !self.at_least_6() && !value.is_string() => {
+                    self.unsure = true;
+                    Ok(())
+                }
+                "$ref" => {
+                    let Value::String(reference) = value else { return self.fail(at, "must be a string") };
+                    self.refs.push((at.clone(), reference.clone()));
+                    Ok(())
+                }
+                "$id" if self.at_least_6() => self.id(value, at),
+                "id" if !self.at_least_6() => self.id(value, at),
+                "$anchor" | "$dynamicAnchor" | "$dynamicRef" | "$recursiveRef" | "$recursiveAnchor" if modern => {
+                    self.moves_base = true;
+                    self.unsure = true;
+                    Ok(())
+                }
+                "$vocabulary" if modern => {
+                    self.unsure = true;
+                    Ok(())
+                }
+                "$defs" if modern => self.schema_map(value, at),
+                "definitions" | "properties" | "patternProperties" => self.schema_map(value, at),
+                "dependentSchemas" if modern => self.schema_map(value, at),
+                "dependencies" => {
+                    let Value::Object(members) = value else { return self.fail(at, "must be an object") };
+                    for (name, item) in members {
+                        let len = push(at, name);
+                        if item.is_array() {
+                            self.string_array(item, at, false)?;
+                        } else {
+                            self.schema(item, at)?;
+                        }
+                        at.truncate(len);
+                    }
+                    Ok(())
+                }
+                "allOf" | "anyOf" | "oneOf" => self.schema_array(value, at),
+                "prefixItems" if latest => self.schema_array(value, at),
+                "items" if latest => self.schema(value, at),
+                "items" => {
+                    if value.is_array() {
+                        self.schema_array(value, at)
+                    } else {
+                        self.schema(value, at)
+                    }
+                }
+                "additionalItems" if !latest => self.schema(value, at),
+                "not" | "additionalProperties" => self.schema(value, at),
+                "contains" | "propertyNames" if self.at_least_6() => self.schema(value, at),
+                "if" | "then" | "else" if self.at_least_7() => self.schema(value, at),
+                "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" if modern => self.schema(value, at),
+                "type" => match value {
+                    Value::String(name) if SIMPLE_TYPES.contains(&name.as_str()) => Ok(()),
+                    Value::Array(names)
+                        if !names.is_empty()
+                            && names.iter().all(|n| n.as_str().is_some_and(|n| SIMPLE_TYPES.contains(&n)))
+                            && all_unique(names) =>
+                    {
+                        Ok(())
+                    }
+                    _ => self.fail(at, "must be a simple type name or an array of distinct ones"),
+                },
+                "enum" => match value {
+                    // Draft 4 asks for distinct items, at least one: left to the meta-validator.
+                    Value::Array(items) if items.len() != 1 && !self.at_least_6() => {
+                        self.unsure = true;
+                        Ok(())
+                    }
+                    Value::Array(_) => Ok(()),
+                    _ => self.fail(at, "must be an array"),
+                },
+                "examples" if self.at_least_6() => match value {
+                    Value::Array(_) => Ok(()),
+                    _ => self.fail(at, "must be an array"),
+                },
+                "multipleOf" => match value.as_f64() {
+                    Some(n) if n > 0.0 => Ok(()),
+                    _ => self.fail(at, "must be a number greater than 0"),
+                },
+                "maximum" | "minimum" => {
+                    if value.is_number() {
+                        Ok(())
+                    } else {
+                        self.fail(at, "must be a number")
+                    }
+                }
+                "exclusiveMaximum" | "exclusiveMinimum" => {
+                    let fine = if self.at_least_6() { value.is_number() } else { value.is_boolean() };
+                    if fine {
+                        Ok(())
+                    } else {
+                        self.fail(at, "has the wrong type for this dialect")
+                    }
+                }
+                "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties" => {
+                    self.non_negative_integer(value, at)
+                }
+                "maxContains" | "minContains" if modern => self.non_negative_integer(value, at),
+                "uniqueItems" => self.boolean(value, at),
+                "readOnly" | "writeOnly" if self.at_least_7() => self.boolean(value, at),
+                "deprecated" if modern => self.boolean(value, at),
+                "required" => self.string_array(value, at, !self.at_least_6()),
+                "dependentRequired" if modern => {
+                    let Value::Object(members) = value else { return self.fail(at, "must be an object") };
+                    for (name, item) in members {
+                        let len = push(at, name);
+                        self.string_array(item, at, false)?;
+                        at.truncate(len);
+                    }
+                    Ok(())
+                }
+                // `const`, `default` and every keyword the meta-schema does not name: anything.
+                _ => Ok(()),
+            }
+        }
+
+        fn boolean(&mut self, value: &Value, at: &str) -> Result<(), Fault> {
+            if value.is_boolean() {
+                Ok(())
+            } else {
+                self.fail(at, "must be a boolean")
+            }
+        }
+
+        /// `$id` (draft 4: `id`): a string; it moves the base URI, so references are unsure.
+        fn id(&mut self, value: &Value, at: &str) -> Result<(), Fault> {
+            let Value::String(_) = value else { return self.fail(at, "must be a string") };
+            self.moves_base = true;
+            self.unsure = true;
+            Ok(())
+        }
+
+        /// The patterns under the schema positions of `value` (a schema).
+        fn visit_patterns(&self, value: &Value, at: &mut String, found: &mut Vec<(String, String)>) {
+            let Value::Object(map) = value else { return };
+            for (keyword, item) in map {
+                let len = push(at, keyword);
+                match (keyword.as_str(), item) {
+                    ("pattern", Value::String(pattern)) => found.push((at.clone(), pattern.clone())),
+                    ("patternProperties", Value::Object(members)) => {
+                        for (pattern, sub) in members {
+                            let inner = push(at, pattern);
+                            found.push((at.clone(), pattern.clone()));
+                            self.visit_patterns(sub, at, found);
+                            at.truncate(inner);
+                        }
+                    }
+                    (
+                        "$defs" | "definitions" | "properties" | "dependentSchemas" | "dependencies",
+                        Value::Object(members),
+                    ) => {
+                        for (name, sub) in members {
+                            let inner = push(at, name);
+                            self.visit_patterns(sub, at, found);
+                            at.truncate(inner);
+                        }
+                    }
+                    ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(items)) => {
+                        for (i, sub) in items.iter().enumerate() {
+                            let inner = push(at, &i.to_string());
+                            self.visit_patterns(sub, at, found);
+                            at.truncate(inner);
+                        }
+                    }
+                    (
+                        "items"
+                        | "additionalItems"
+                        | "not"
+                        | "additionalProperties"
+                        | "contains"
+                        | "propertyNames"
+                        | "if"
+                        | "then"
+                        | "else"
+                        | "unevaluatedItems"
+                        | "unevaluatedProperties"
+                        | "contentSchema",
+                        _,
+                    ) => {
+                        self.visit_patterns(item, at, found);
+                    }
+                    _ => {}
+                }
+                at.truncate(len);
+            }
+        }
     }
 
     /// Whether the strings of `items` are distinct (only called on arrays of strings).
@@ -514,8 +1063,17 @@ mod meta_2020_12 {
         seen.sort_unstable();
         seen.windows(2).all(|pair| pair.first() != pair.get(1))
     }
+
+    /// Whether `reference` is a URI reference of characters a URI allows unencoded, with at
+    /// most one `#` (anything else, a build may refuse as not a URI: left unsettled).
+    fn is_plain_uri_reference(reference: &str) -> bool {
+        !reference.is_empty()
+            && reference.matches('#').count() <= 1
+            && reference.chars().all(|c| c.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+,;=".contains(c))
+    }
 }
 
+#[cfg(feature = "validator")]
 /// Whether `$schema` is a member name anywhere in `value` (jsonschema's own test for embedded
 /// dialects, which looks inside data keywords too).
 fn mentions_schema_keyword(value: &Value) -> bool {
@@ -526,6 +1084,7 @@ fn mentions_schema_keyword(value: &Value) -> bool {
     }
 }
 
+#[cfg(feature = "validator")]
 thread_local! {
     /// The meta-schema validators, one per dialect (in [`DIALECTS`] order), built on first use.
     /// jsonschema keeps them per process natively but rebuilds one for every call on wasm
@@ -534,10 +1093,11 @@ thread_local! {
         const { [const { OnceCell::new() }; DIALECTS.len()] };
 }
 
+#[cfg(feature = "validator")]
 /// `schema` against the meta-schema of `draft`, as jsonschema's build runs it; `None` if the
 /// meta-validator is not available (not expected: the drafts are bundled).
 fn meta_validate(draft: Draft, schema: &Value) -> Option<std::result::Result<(), String>> {
-    let index = DIALECTS.iter().position(|(_, known)| *known == draft)?;
+    let index = DIALECTS.iter().position(|(_, known)| draft_of(*known) == draft)?;
     let uri = DIALECTS.get(index).map(|(uri, _)| *uri)?;
     META_VALIDATORS.with(|validators| {
         let validator = validators
@@ -552,6 +1112,7 @@ fn meta_validate(draft: Draft, schema: &Value) -> Option<std::result::Result<(),
     })
 }
 
+#[cfg(feature = "validator")]
 /// Whether a 2020-12 schema that passed its meta-schema is sure to build. After the
 /// meta-schema, a build can still fail on a `$ref` (outside the schema, or not resolving), an
 /// identifier or anchor that moves the base URI, or a regex the engines refuse. So the schema
@@ -673,11 +1234,14 @@ fn parse_index(token: &str) -> Option<usize> {
     canonical.then(|| token.parse().ok()).flatten()
 }
 
+#[cfg(feature = "validator")]
 /// How many pattern verdicts each thread keeps, and the longest pattern kept (see
 /// [`compiles_linear`]).
 const PATTERN_CACHE_CAPACITY: usize = 1024;
+#[cfg(feature = "validator")]
 const PATTERN_CACHE_MAX_BYTES: usize = 1024;
 
+#[cfg(feature = "validator")]
 thread_local! {
     /// [`compiles_linear`]'s verdicts by pattern: compiling a regex costs tens of microseconds,
     /// and a tools/list repeats a few patterns across many properties and tools. Bounded like
@@ -685,6 +1249,7 @@ thread_local! {
     static PATTERN_VERDICTS: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
 }
 
+#[cfg(feature = "validator")]
 /// Whether `pattern` compiles on the linear engine as jsonschema compiles it there (the same
 /// translation and search form): then no engine refuses it.
 fn compiles_linear(pattern: &str) -> bool {
@@ -704,6 +1269,7 @@ fn compiles_linear(pattern: &str) -> bool {
     verdict
 }
 
+#[cfg(feature = "validator")]
 fn compile_linear(pattern: &str) -> bool {
     let Ok(translated) = jsonschema_regex::to_rust_regex(pattern) else {
         return false;
@@ -715,6 +1281,7 @@ fn compile_linear(pattern: &str) -> bool {
     }
 }
 
+#[cfg(feature = "validator")]
 impl Backtracking {
     /// The schema and its backtracking patterns at the per-match `limit`; `None` if either does
     /// not compile (it compiled at the first limit, so this is not expected).
@@ -726,6 +1293,7 @@ impl Backtracking {
     }
 }
 
+#[cfg(feature = "validator")]
 /// The `pattern` strings and `patternProperties` names anywhere in `schema` that the linear
 /// engine cannot run, one per occurrence (each occurrence may be matched against every string).
 /// Strings that only look like patterns (inside `const` or `enum`) are counted too: that
@@ -753,6 +1321,7 @@ fn backtracking_patterns(schema: &Value) -> Vec<String> {
     found
 }
 
+#[cfg(feature = "validator")]
 /// `pattern` compiled as jsonschema compiles it for the backtracking engine (the same
 /// translation and search form) with the per-match `limit`, when it needs that engine; `None`
 /// for a pattern the linear engine runs (or that does not compile).
@@ -769,6 +1338,7 @@ fn backtracking_regex(pattern: &str, limit: usize) -> Option<fancy_regex::Regex>
     fancy_regex::RegexBuilder::new(&source).backtrack_limit(limit).build().ok()
 }
 
+#[cfg(feature = "validator")]
 /// Every string and object member name in `value`, without recursion.
 fn strings_and_names(value: &Value) -> Vec<&str> {
     let mut found = Vec::new();
@@ -789,6 +1359,7 @@ fn strings_and_names(value: &Value) -> Vec<&str> {
     found
 }
 
+#[cfg(feature = "validator")]
 /// A pattern cut to a length fit for an error message.
 fn shorten(pattern: &str) -> String {
     const MAX: usize = 100;
@@ -798,9 +1369,9 @@ fn shorten(pattern: &str) -> String {
     }
 }
 
-fn dialect(map: &Map<String, Value>, path: &str) -> Result<Draft> {
+fn dialect(map: &Map<String, Value>, path: &str) -> Result<Dialect> {
     match map.get("$schema") {
-        None => Ok(Draft::Draft202012),
+        None => Ok(Dialect::Draft202012),
         Some(Value::String(uri)) => {
             let trimmed = uri.strip_suffix('#').unwrap_or(uri);
             DIALECTS.iter().find(|(known, _)| *known == trimmed).map(|(_, d)| *d).ok_or_else(|| {
@@ -865,7 +1436,7 @@ fn rewrite_refs(value: &mut Value) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "validator"))]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -1058,9 +1629,9 @@ mod tests {
             // What compiling answered before checks existed: the dialect, then the whole build.
             let draft = match schema {
                 Value::Object(map) => dialect(map, "/s"),
-                _ => Ok(Draft::Draft202012),
+                _ => Ok(Dialect::Draft202012),
             };
-            let built = draft.and_then(|draft| build_validator(schema, draft, "/s"));
+            let built = draft.and_then(|draft| build_validator(schema, draft_of(draft), "/s"));
             let compiled = built.map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
             let received = CompiledSchema::received(schema, "/s");
             let checked = received.as_ref().map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
@@ -1185,12 +1756,24 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
-        /// The direct reading of the 2020-12 meta-schema never vouches for a schema the
-        /// meta-validator refuses.
+        /// The direct reading of each dialect's meta-schema never vouches for a schema the
+        /// meta-validator refuses, and never refuses one it accepts (a build without a
+        /// validator rules on schemas with this reading alone).
         #[test]
-        fn the_direct_meta_reading_only_vouches_for_valid_schemas(schema in meta_keyword_value()) {
-            if meta_2020_12::surely_valid(&schema) {
-                proptest::prop_assert_eq!(meta_validate(Draft::Draft202012, &schema), Some(Ok(())), "{}", schema);
+        fn the_direct_meta_reading_agrees_with_the_meta_validators(schema in meta_keyword_value(), d in 0..DIALECTS.len()) {
+            let dialect = DIALECTS[d].1;
+            let meta_verdict = meta_validate(draft_of(dialect), &schema);
+            match meta::read(&schema, dialect) {
+                meta::Verdict::Valid => proptest::prop_assert_eq!(meta_verdict, Some(Ok(())), "{:?} {}", dialect, schema),
+                meta::Verdict::Invalid(at, what) => proptest::prop_assert!(
+                    matches!(meta_verdict, Some(Err(_))), "{:?} {} refused at {} ({})", dialect, schema, at, what),
+                // A reference that surely leaves the schema: what a build reports, after the meta-schema.
+                meta::Verdict::ExternalRef(..) => {
+                    proptest::prop_assert_eq!(&meta_verdict, &Some(Ok(())), "{:?} {}", dialect, schema);
+                    let built = build_validator(&schema, draft_of(dialect), "").map(|_| ()).map_err(|e| e.code());
+                    proptest::prop_assert_eq!(built, Err(ErrorCode::ExternalRef), "{:?} {}", dialect, schema);
+                }
+                meta::Verdict::Unsure => {}
             }
         }
     }
@@ -1203,12 +1786,12 @@ mod tests {
             json!({"$defs": {"row": {"enum": ["x", 1]}}, "type": "array", "items": {"$ref": "#/$defs/row"}, "minItems": 1}),
             json!({"anyOf": [{"type": "string", "pattern": "^x"}, {"type": "integer", "minimum": 0, "multipleOf": 2}]}),
         ] {
-            assert!(meta_2020_12::surely_valid(&schema), "{schema}");
+            assert_eq!(meta::read(&schema, Dialect::Draft202012), meta::Verdict::Valid, "{schema}");
         }
         for schema in
             [json!({"type": "objekt"}), json!({"minLength": -1}), json!({"required": ["a", "a"]}), json!({"allOf": []})]
         {
-            assert!(!meta_2020_12::surely_valid(&schema), "{schema}");
+            assert!(matches!(meta::read(&schema, Dialect::Draft202012), meta::Verdict::Invalid(..)), "{schema}");
             assert!(matches!(meta_validate(Draft::Draft202012, &schema), Some(Err(_))), "{schema}");
         }
     }

@@ -279,7 +279,7 @@ fn lint_case(value: Value, known: &BTreeSet<String>, file: &Path) -> Result<Case
 
 /// Runs one case; `Err` holds the difference, expected vs got.
 pub fn run_case(case: &Case) -> Result<(), String> {
-    let got = mcp_outputs::ops::run(&case.op, &case.input);
+    let got = run_op(&case.op, &case.input);
     match (&case.expect, got) {
         (Expect::Ok(expected), Ok(got)) => {
             let mut diffs = Vec::new();
@@ -387,4 +387,80 @@ pub fn by_area(cases: &[Case]) -> BTreeMap<String, usize> {
         *out.entry(area).or_insert(0) += 1;
     }
     out
+}
+
+/// What this runner's build is called in its tally line.
+pub const LABEL: &str = if cfg!(feature = "validator") { "rust" } else { "rust without validator" };
+
+/// `ops::run`; in a build of the core without a validator, with [`host::Jsonschema`] answering
+/// for schemas, as a binding's validator would.
+pub fn run_op(op: &str, input: &Value) -> mcp_outputs::Result<Value> {
+    #[cfg(not(feature = "validator"))]
+    return mcp_outputs::schema::with_host(std::rc::Rc::new(host::Jsonschema::default()), || {
+        mcp_outputs::ops::run(op, input)
+    });
+    #[cfg(feature = "validator")]
+    mcp_outputs::ops::run(op, input)
+}
+
+/// A [`SchemaHost`](mcp_outputs::schema::SchemaHost) over jsonschema, as plain as a binding's
+/// provider: its own defaults, no regex budget, formats not asserted (the core's setting).
+#[cfg(not(feature = "validator"))]
+pub mod host {
+    use mcp_outputs::schema::{CompiledSchema, Dialect, SchemaHost};
+    use serde_json::{json, Value};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    /// Validators by schema id, for the host's lifetime (one call).
+    #[derive(Default)]
+    pub struct Jsonschema {
+        built: RefCell<HashMap<u64, jsonschema::Validator>>,
+    }
+
+    impl std::fmt::Debug for Jsonschema {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Jsonschema").field("built", &self.built.borrow().len()).finish()
+        }
+    }
+
+    fn draft(dialect: Dialect) -> jsonschema::Draft {
+        match dialect {
+            Dialect::Draft202012 => jsonschema::Draft::Draft202012,
+            Dialect::Draft201909 => jsonschema::Draft::Draft201909,
+            Dialect::Draft7 => jsonschema::Draft::Draft7,
+            Dialect::Draft6 => jsonschema::Draft::Draft6,
+            Dialect::Draft4 => jsonschema::Draft::Draft4,
+        }
+    }
+
+    impl SchemaHost for Jsonschema {
+        fn pattern_is_valid(&self, pattern: &str) -> bool {
+            jsonschema::options().build(&json!({"pattern": pattern})).is_ok()
+        }
+
+        fn build(&self, schema: &CompiledSchema) -> Result<(), String> {
+            let validator = jsonschema::options()
+                .with_draft(draft(schema.dialect()))
+                .should_validate_formats(false)
+                .build(schema.source())
+                .map_err(|e| e.to_string())?;
+            self.built.borrow_mut().insert(schema.id(), validator);
+            Ok(())
+        }
+
+        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<String>> {
+            if !self.built.borrow().contains_key(&schema.id()) {
+                // Built by an earlier host (a schema outlives a call): build it for this one.
+                self.build(schema).map_err(|why| {
+                    mcp_outputs::Error::new(mcp_outputs::ErrorCode::InvalidSchema, schema.path(), why)
+                })?;
+            }
+            let built = self.built.borrow();
+            let validator = built.get(&schema.id()).ok_or_else(|| {
+                mcp_outputs::Error::new(mcp_outputs::ErrorCode::InvalidSchema, schema.path(), "not built")
+            })?;
+            Ok(validator.validate(instance).err().map(|e| e.to_string()))
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! `MCP_OUTPUTS_EXTRA_CORPUS` when set. Prints the contract's tally lines and each failure's
 //! id and difference; exits non-zero on any failure, on a lint problem, or when no case ran.
 
-use mcp_outputs_conformance::{corpus_dir, json_files, load_cases, requirement_ids, run_case, Case};
+use mcp_outputs_conformance::{corpus_dir, json_files, load_cases, requirement_ids, run_case, Case, LABEL};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::ExitCode;
@@ -44,13 +44,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut ok = run("rust", &cases);
+    let mut ok = run(LABEL, &cases);
     if let Some(dir) = std::env::var_os("MCP_OUTPUTS_EXTRA_CORPUS").filter(|d| !d.is_empty()) {
         let dir = Path::new(&dir);
         let extra =
             json_files(dir, false).map_err(|e| vec![e]).and_then(|files| load_cases(&files, &known_set, &mut seen));
         match extra {
-            Ok(cases) if !cases.is_empty() => ok &= run("rust extra", &cases),
+            Ok(cases) if !cases.is_empty() => ok &= run(&format!("{LABEL} extra"), &cases),
             Ok(_) => {
                 println!("corpus rust extra: 0 passed, 0 failed\nno case found below {}", dir.display());
                 ok = false;
