@@ -18,6 +18,7 @@ rust-tools:
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy -p mcp-outputs -p mcp-outputs-conformance --no-default-features --all-targets --locked -- -D warnings
 
 # Unit, property and hostile-input tests, the corpus runner (with MCP_OUTPUTS_EXTRA_CORPUS
 # when set), the corpus linter, doc tests and the walkthrough.

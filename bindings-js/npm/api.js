@@ -238,15 +238,105 @@ const parse = (text) => JSON.parse(text);
 // every handle rebuilds itself on the new instance from the inputs it was made from the
 // next time it is used.
 
+// ---- The validator of the default build -----------------------------------------------------
+//
+// The default build has no JSON Schema validator inside: the core rules on every schema
+// itself, and asks this host object (given to each instance) what a validator must answer:
+// whether a pattern is a regular expression (JSON Schema patterns are ECMA-262 ones, the `u`
+// flag, as Ajv and @cfworker/json-schema read them), to build the validator of a schema, and
+// to validate. The validator is the caller's, in the TypeScript SDK's `jsonSchemaValidator`
+// shape: `getValidator(schema)` answers `(input) => ({valid, data, errorMessage})`.
+
+const isProvider = (v) => v !== null && typeof v === "object" && typeof v.getValidator === "function";
+
+// Built validators per provider, by the core's schema id. Bounded: when full, emptied; the core
+// then sends a schema again when it next needs it.
+const MAX_BUILT = 4096;
+
+function schemaHost(activeProvider) {
+  const built = new WeakMap();
+  const builtBy = (provider) => {
+    let map = built.get(provider);
+    if (map === undefined) built.set(provider, (map = new Map()));
+    return map;
+  };
+  const messageOf = (e) => cut(e instanceof Error ? e.message : String(e));
+  return {
+    patternIsValid(pattern) {
+      try {
+        new RegExp(pattern, "u");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    build(id, schemaText) {
+      const provider = activeProvider();
+      if (provider === null) return "no JSON Schema validator was given (options.validator, or setValidator())";
+      let validate;
+      try {
+        validate = provider.getValidator(JSON.parse(schemaText));
+      } catch (e) {
+        return `the validator refused it: ${messageOf(e)}`;
+      }
+      if (typeof validate !== "function") return "the validator's getValidator did not answer a function";
+      const map = builtBy(provider);
+      if (map.size >= MAX_BUILT) map.clear();
+      map.set(id, validate);
+      return undefined;
+    },
+    validate(id, instanceText) {
+      const provider = activeProvider();
+      const validate = provider === null ? undefined : builtBy(provider).get(id);
+      if (validate === undefined) return { unknown: true };
+      let answer;
+      try {
+        answer = validate(JSON.parse(instanceText));
+      } catch (e) {
+        // A validator that recurses per level (cfworker) runs out of stack on deep values that
+        // the limits allow: a resource limit, not a fault of the value.
+        const stack = e instanceof RangeError && /call stack/i.test(e.message);
+        return { error: [stack ? "limit-exceeded" : "malformed", `the JSON Schema validator threw: ${messageOf(e)}`] };
+      }
+      if (answer !== null && typeof answer === "object" && answer.valid === true) return { valid: true };
+      const why = answer !== null && typeof answer === "object" ? answer.errorMessage : undefined;
+      // Where it fails, when the validator says (Ajv's `instancePath`; not in the SDK's shape).
+      const at = answer !== null && typeof answer === "object" ? answer.instancePath : undefined;
+      return {
+        detail: why === undefined || why === null ? "invalid" : cut(String(why)),
+        at: typeof at === "string" && (at === "" || at.startsWith("/")) ? at : "",
+      };
+    },
+  };
+}
+
 /** Builds the public API over a loader of initialised wasm-bindgen modules. */
 export function bind(load) {
-  let engine = load();
+  // The provider of the call in progress (default build), and the one `setValidator` gave.
+  let active = null;
+  let defaultProvider = null;
+  const host = schemaHost(() => active);
+  const start = () => {
+    const fresh = load();
+    if (typeof fresh.raw.setSchemaHost === "function") fresh.raw.setSchemaHost(host);
+    return fresh;
+  };
+  let engine = start();
   let generation = 0;
   const codes = Object.freeze(parse(engine.raw.errorCodes()));
   const defaultLimits = Object.freeze(parse(engine.raw.limitsOf(undefined)));
+  const hasValidator = engine.raw.hasValidator();
+
+  // A `validator` option: a provider in the default build; the full build takes none.
+  function providerOption(value) {
+    if (value === undefined || value === null) return null;
+    if (hasValidator) throw malformed("the full build validates inside the wasm: it takes no validator", "/validator");
+    if (!isProvider(value)) throw malformed("validator must have a getValidator(schema) method (the TypeScript SDK's jsonSchemaValidator)", "/validator");
+    return value;
+  }
 
   function fault(e) {
-    engine = load();
+    engine = start();
     generation++;
     return malformed(
       `internal error in the engine (${cut(e instanceof Error ? `${e.name}: ${e.message}` : e)}); ` +
@@ -256,7 +346,10 @@ export function bind(load) {
     );
   }
 
-  function call(fn) {
+  // Runs one call into the wasm, with `provider` (or the default one) as the validator.
+  function call(fn, provider = null) {
+    const outer = active;
+    active = provider ?? defaultProvider;
     try {
       return fn();
     } catch (e) {
@@ -264,6 +357,8 @@ export function bind(load) {
       if (e instanceof McpOutputsError) throw e;
       // Every argument was checked before the call, so anything else is the engine's fault.
       throw fault(e);
+    } finally {
+      active = outer;
     }
   }
 
@@ -280,15 +375,16 @@ export function bind(load) {
 
   // Options as JSON text and the limits they put in force (validated by the core).
   function library(options, allowed = ["extensions", "limits", "supportedVersions"]) {
-    const obj = optionsObject(options, allowed);
+    const obj = optionsObject(options, [...allowed, "validator"]);
+    const validator = providerOption(obj?.validator);
     const extensions = obj?.extensions;
     const limits = obj?.limits;
     const supportedVersions = obj?.supportedVersions;
     if (extensions === undefined && limits === undefined && supportedVersions === undefined) {
-      return { text: undefined, limits: defaultLimits };
+      return { text: undefined, limits: defaultLimits, validator };
     }
     const text = serialize({ extensions, limits, supportedVersions }, "options", defaultLimits);
-    return { text, limits: parse(call(() => engine.raw.limitsOf(text))) };
+    return { text, limits: parse(call(() => engine.raw.limitsOf(text))), validator };
   }
 
   const optValue = (value, what, limits) => (value === undefined ? undefined : serialize(value, what, limits));
@@ -302,6 +398,10 @@ export function bind(load) {
   // A wrapper of one wasm handle: `make()` builds the handle on the current instance from the
   // inputs the wrapper was made from.
   class Handle {
+    // One call into the wasm with this handle's validator.
+    _call(fn) {
+      return call(fn, this._validator);
+    }
     _init(make, first) {
       this._make = make;
       this._raw = first;
@@ -315,7 +415,7 @@ export function bind(load) {
       if (this._raw === null) throw malformed(`this ${this.constructor.name} was freed`);
       if (this._gen !== generation) {
         // Built on an instance that trapped: rebuild here (the old one is left to the GC).
-        this._raw = call(this._make);
+        this._raw = call(this._make, this._validator);
         this._gen = generation;
       }
       return this._raw;
@@ -337,8 +437,10 @@ export function bind(load) {
   }
   const connOf = (connection) => own(connection, Connection, "Connection");
 
-  function makeConnection(make) {
-    return Object.create(Connection.prototype)._init(make);
+  function makeConnection(make, validator) {
+    const conn = Object.create(Connection.prototype);
+    conn._validator = validator;
+    return conn._init(make);
   }
 
   class Connection extends Handle {
@@ -350,6 +452,7 @@ export function bind(load) {
       super();
       const lib = library(options);
       const initText = init === undefined || init === null ? undefined : serialize(init, "connection", lib.limits);
+      this._validator = lib.validator;
       this._init(() => new engine.raw.RawConnection(initText, lib.text));
     }
     /** The connection agreed after `initialize` or `server/discover`:
@@ -358,7 +461,7 @@ export function bind(load) {
       const lib = library(options);
       const initText = serialize(init, "init", lib.limits);
       const make = () => engine.raw.RawConnection.negotiate(initText, lib.text);
-      return makeConnection(make);
+      return makeConnection(make, lib.validator);
     }
     /** The connection of one request (2026-07-28 on), from its `params._meta` and the server's capabilities. */
     static fromRequest(params, serverCapabilities, options) {
@@ -366,10 +469,10 @@ export function bind(load) {
       const paramsText = serialize(params, "params", lib.limits);
       const capsText = serialize(serverCapabilities, "serverCapabilities", lib.limits);
       const make = () => engine.raw.RawConnection.fromRequest(paramsText, capsText, lib.text);
-      return makeConnection(make);
+      return makeConnection(make, lib.validator);
     }
     _init(make, first) {
-      super._init(make, first === undefined ? call(make) : first);
+      super._init(make, first === undefined ? call(make, this._validator) : first);
       this._limits = parse(this._raw.limits);
       return this;
     }
@@ -385,14 +488,14 @@ export function bind(load) {
       const argsText = optValue(args ?? undefined, "arguments", limits);
       const planText = serialize(plan, "plan", limits);
       const capsText = serialize(clientCapabilities, "clientCapabilities", limits);
-      return parse(call(() => this._handle().toolsCallParams(name, argsText, planText, capsText)));
+      return parse(this._call(() => this._handle().toolsCallParams(name, argsText, planText, capsText)));
     }
     /** The `params` of any request (tools/list, resources/read, …): `_meta` from 2026-07-28 on. */
     requestParams(params, clientCapabilities) {
       own(this, Connection, "Connection");
       const paramsText = serialize(params, "params", this._limits);
       const capsText = serialize(clientCapabilities, "clientCapabilities", this._limits);
-      return parse(call(() => this._handle().requestParams(paramsText, capsText)));
+      return parse(this._call(() => this._handle().requestParams(paramsText, capsText)));
     }
     /** The tools/list result: `ServerTool`s advertised for this connection, plain Tool objects as
      * given (legacy Tools only before 2026-12-01); `options.cache` is `{ttlMs, cacheScope}`
@@ -410,9 +513,9 @@ export function bind(load) {
       const texts = [];
       for (let i = 0; i < tools.length; i++) {
         const t = tools[i];
-        texts.push(t instanceof ServerTool ? call(() => t._handle().advertise(conn)) : serialize(t, `tools/${i}`, this._limits));
+        texts.push(t instanceof ServerTool ? this._call(() => t._handle().advertise(conn)) : serialize(t, `tools/${i}`, this._limits));
       }
-      return parse(call(() => this._handle().toolsListResult(texts, cacheText)));
+      return parse(this._call(() => this._handle().toolsListResult(texts, cacheText)));
     }
     get protocolVersion() {
       return own(this, Connection, "Connection")._handle().protocolVersion;
@@ -431,7 +534,9 @@ export function bind(load) {
         serialize(tool, "tool", lib.limits),
       ]);
       const make = () => new engine.raw.RawServerTool(toolText, legacyText, lib.text);
-      return new ServerTool()._init(make, call(make));
+      const declared = new ServerTool();
+      declared._validator = lib.validator;
+      return declared._init(make, call(make, lib.validator));
     }
     get name() {
       return own(this, ServerTool, "ServerTool")._handle().name;
@@ -443,14 +548,14 @@ export function bind(load) {
     advertise(connection) {
       own(this, ServerTool, "ServerTool");
       const conn = connOf(connection)._handle();
-      return parse(call(() => this._handle().advertise(conn)));
+      return parse(this._call(() => this._handle().advertise(conn)));
     }
     /** The selectors a request's `requestedOutputs` resolves to (the fallback when omitted). */
     select(connection, requestedOutputs) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
-      return parse(call(() => this._handle().select(c._handle(), reqText)));
+      return parse(this._call(() => this._handle().select(c._handle(), reqText)));
     }
     /** The CallToolResult to send for the request, from every output the tool computed. */
     respond(connection, requestedOutputs, produced) {
@@ -458,7 +563,7 @@ export function bind(load) {
       const c = connOf(connection);
       const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
       const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
-      return parse(call(() => this._handle().respond(c._handle(), reqText, producedText)));
+      return parse(this._call(() => this._handle().respond(c._handle(), reqText, producedText)));
     }
     // The produced outputs as text; when they cannot be read (missing, not JSON, over a limit)
     // the core decides what comes first: the request's fault, or this one as the server's.
@@ -467,7 +572,7 @@ export function bind(load) {
         return read();
       } catch (e) {
         if (!(e instanceof McpOutputsError)) throw e;
-        throw withCause(fromCore(call(() => this._handle().respondUnread(c._handle(), reqText, e.code, e.message, e.path))), e);
+        throw withCause(fromCore(this._call(() => this._handle().respondUnread(c._handle(), reqText, e.code, e.message, e.path))), e);
       }
     }
     /** `respond` over JSON text, answering the wire result as JSON text. */
@@ -476,14 +581,14 @@ export function bind(load) {
       const c = connOf(connection);
       const req = optTextArg(requestedOutputsText, "requestedOutputs", c._limits);
       const produced = this._produced(c, req, () => textArg(producedText, "produced", c._limits));
-      return call(() => this._handle().respond(c._handle(), req, produced));
+      return this._call(() => this._handle().respond(c._handle(), req, produced));
     }
     /** `select` over JSON text. */
     selectText(connection, requestedOutputsText) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const req = optTextArg(requestedOutputsText, "requestedOutputs", c._limits);
-      return parse(call(() => this._handle().select(c._handle(), req)));
+      return parse(this._call(() => this._handle().select(c._handle(), req)));
     }
   }
 
@@ -503,7 +608,9 @@ export function bind(load) {
           temp.free();
         }
       };
-      const tool_ = new ReceivedTool()._init(make, call(() => new engine.raw.RawReceivedTool(toolText, rawConn)));
+      const tool_ = new ReceivedTool();
+      tool_._validator = c._validator;
+      tool_._init(make, call(() => new engine.raw.RawReceivedTool(toolText, rawConn), c._validator));
       tool_._limits = c._limits;
       return tool_;
     }
@@ -514,7 +621,7 @@ export function bind(load) {
     plan(request) {
       own(this, ReceivedTool, "ReceivedTool");
       const text = serialize(request, "plan request", this._limits);
-      return parse(call(() => this._handle().plan(text)));
+      return parse(this._call(() => this._handle().plan(text)));
     }
     /** The tool's name. */
     get name() {
@@ -528,7 +635,7 @@ export function bind(load) {
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
       const resultText = serialize(result, "result", this._limits);
       const rule = legacyRule(options, this._limits);
-      return parse(call(() => this._handle().check(reqText, resultText, rule)));
+      return parse(this._call(() => this._handle().check(reqText, resultText, rule)));
     }
     /** `check` over the wire bytes (JSON text). */
     checkText(requestedOutputsText, resultText, options) {
@@ -536,7 +643,7 @@ export function bind(load) {
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
       const text = textArg(resultText, "result", this._limits);
       const rule = legacyRule(options, this._limits);
-      return parse(call(() => this._handle().check(req, text, rule)));
+      return parse(this._call(() => this._handle().check(req, text, rule)));
     }
     /** Checks a result and routes every output by its audience. The route's lists hold the
      * outputs exactly as they were checked: each parsed from the text the core checked, so
@@ -549,7 +656,7 @@ export function bind(load) {
       const spans = { start: [], end: [] };
       const resultText = serialize(result, "result", this._limits, spans);
       const rule = legacyRule(options, this._limits);
-      const indexed = parse(call(() => this._handle().route(reqText, resultText, rule)));
+      const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
       const parsed = [];
       return withOutputs(indexed, (i) => (parsed[i] ??= parse(resultText.slice(spans.start[i], spans.end[i]))));
     }
@@ -559,7 +666,7 @@ export function bind(load) {
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
       const text = textArg(resultText, "result", this._limits);
       const rule = legacyRule(options, this._limits);
-      const indexed = parse(call(() => this._handle().route(req, text, rule)));
+      const indexed = parse(this._call(() => this._handle().route(req, text, rule)));
       // The core accepted the bytes, so JSON.parse accepts them too; parsed only when needed.
       let outputs;
       return withOutputs(indexed, (i) => (outputs ??= JSON.parse(text).outputs)[i]);
@@ -576,13 +683,24 @@ export function bind(load) {
       own(this, CompiledSchema, "CompiledSchema");
       try {
         const text = serialize(instance, "instance", this._limits);
-        call(() => this._handle().validate(text));
+        this._call(() => this._handle().validate(text));
         return null;
       } catch (e) {
         if (e instanceof McpOutputsError) return e;
         throw e;
       }
     }
+  }
+
+  function compileSchemaWith(schema, options) {
+    const lib = library(options);
+    const schemaText = serialize(schema, "schema", lib.limits);
+    const make = () => new engine.raw.RawSchema(schemaText, lib.text);
+    const compiled = new CompiledSchema();
+    compiled._validator = lib.validator;
+    compiled._init(make, call(make, lib.validator));
+    compiled._limits = lib.limits;
+    return compiled;
   }
 
   // A hidden hook for the tests of R-3: makes the engine trap (a Rust panic) through the same
@@ -600,23 +718,20 @@ export function bind(load) {
     ReceivedTool,
     declareTool: (tool, options) => ServerTool.declare(tool, options),
     /** Compiles a bare JSON Schema once (the core's rules: 2020-12 default, no external $ref). */
-    compileSchema: (schema, options) => {
-      const lib = library(options);
-      const schemaText = serialize(schema, "schema", lib.limits);
-      const make = () => new engine.raw.RawSchema(schemaText, lib.text);
-      const compiled = new CompiledSchema()._init(make, call(make));
-      compiled._limits = lib.limits;
-      return compiled;
-    },
+    compileSchema: (schema, options) => compileSchemaWith(schema, options),
     /** Declares every tool of a tools/list; `options.legacyByTool` maps a tool name to its legacy options. */
     declareTools: (tools, options) => {
-      const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool"]);
-      const lib = library(obj === null ? undefined : { extensions: obj.extensions, limits: obj.limits, supportedVersions: obj.supportedVersions });
+      const obj = optionsObject(options, ["extensions", "limits", "supportedVersions", "legacyByTool", "validator"]);
+      const lib = library(
+        obj === null
+          ? undefined
+          : { extensions: obj.extensions, limits: obj.limits, supportedVersions: obj.supportedVersions, validator: obj.validator },
+      );
       const [toolsText, byToolText] = readDeclarations(() => [
         serialize(tools, "tools", lib.limits),
         optValue(obj?.legacyByTool, "legacyByTool", lib.limits),
       ]);
-      const raws = call(() => engine.raw.declareTools(toolsText, byToolText, lib.text));
+      const raws = call(() => engine.raw.declareTools(toolsText, byToolText, lib.text), lib.validator);
       return raws.map((first, i) => {
         // Rebuilt on a new instance from its own declaration (R-3).
         const make = () => {
@@ -624,7 +739,9 @@ export function bind(load) {
           const legacy = byToolText === undefined ? undefined : parse(byToolText)[tool.name];
           return new engine.raw.RawServerTool(JSON.stringify(tool), legacy === undefined ? undefined : JSON.stringify(legacy), lib.text);
         };
-        return new ServerTool()._init(make, first);
+        const declared = new ServerTool();
+        declared._validator = lib.validator;
+        return declared._init(make, first);
       });
     },
     acceptTool: (tool, connection) => ReceivedTool.accept(tool, connection),
@@ -632,7 +749,7 @@ export function bind(load) {
     discoverTools: (result, connection) => {
       const c = connOf(connection);
       const resultText = serialize(result, "result", c._limits);
-      const discovered = call(() => new engine.raw.RawDiscovered(resultText, c._handle()));
+      const discovered = call(() => new engine.raw.RawDiscovered(resultText, c._handle()), c._validator);
       const connMake = c._make;
       try {
         const tools = discovered.takeTools().map((first, i) => {
@@ -644,7 +761,9 @@ export function bind(load) {
               temp.free();
             }
           };
-          const received = new ReceivedTool()._init(make, first);
+          const received = new ReceivedTool();
+          received._validator = c._validator;
+          received._init(make, first);
           received._limits = c._limits;
           return received;
         });
@@ -657,12 +776,49 @@ export function bind(load) {
       const lib = library(libraryOptions);
       const toolText = serialize(legacyTool, "legacyTool", lib.limits);
       const optionsText = optValue(options, "options", lib.limits);
-      return parse(call(() => engine.raw.migrateTool(toolText, optionsText, lib.text)));
+      return parse(call(() => engine.raw.migrateTool(toolText, optionsText, lib.text), lib.validator));
     },
-    runOperation: (op, input) => {
+    /** Runs one operation of the conformance contract; `options.validator` as everywhere. */
+    runOperation: (op, input, options) => {
       if (typeof op !== "string") throw malformed("op must be a string");
+      const validator = providerOption(optionsObject(options, ["validator"])?.validator);
       const inputText = serialize(input, "input", defaultLimits);
-      return parse(call(() => engine.raw.runOperation(op, inputText)));
+      return parse(call(() => engine.raw.runOperation(op, inputText), validator));
+    },
+    /**
+     * A `jsonSchemaValidator` for the TS SDKs (`new Client(info, { jsonSchemaValidator })`): each
+     * schema compiled once by the package (same dialect rules and limits), validated many times;
+     * `errorMessage` names the JSON Pointer of the first violation. In the full build the
+     * validation runs inside the wasm (no code generation: fit for a strict CSP); in the default
+     * build it is the validator this package was given.
+     */
+    jsonSchemaValidator: (options = {}) => {
+      const cache = new WeakMap();
+      return {
+        getValidator(schema) {
+          let compiled = schema !== null && typeof schema === "object" ? cache.get(schema) : undefined;
+          if (!compiled) {
+            compiled = compileSchemaWith(schema, options);
+            if (schema !== null && typeof schema === "object") cache.set(schema, compiled);
+          }
+          return (input) => {
+            const error = compiled.validate(input);
+            if (error === null) return { valid: true, data: input, errorMessage: undefined };
+            return { valid: false, data: undefined, errorMessage: `${error.path || "/"}: ${error.message}` };
+          };
+        },
+      };
+    },
+    /** Whether this build validates inside the wasm (`mcp-outputs/full`) rather than with the
+     * caller's validator (the default build). */
+    hasValidator,
+    /** The validator of every object made without `options.validator` (default build only). */
+    setValidator: (provider) => {
+      if (provider !== null) {
+        const checked = providerOption(provider);
+        if (checked === null) throw malformed("setValidator needs a validator (or null to clear it)");
+      }
+      defaultProvider = provider;
     },
     contractOperations: () => parse(engine.raw.contractOperations()),
     /** Bytes of linear memory the current wasm instance holds. */

@@ -1,12 +1,12 @@
-// Browser and bundler entry: fetches and compiles the size-optimised wasm next to this file
-// (top-level await), e.g. from `<script type="module">` or a bundler that understands
+// Browser and bundler entry of the default flavour: fetches and compiles the wasm next to this
+// file (top-level await), e.g. from `<script type="module">` or a bundler that understands
 // `new URL(..., import.meta.url)`. An instance made after a trap (see api.js) reuses the
 // compiled module, synchronously.
-import { createModule } from "./wasm/web/mcp_outputs_js.js";
+import { createModule } from "./wasm/core/mcp_outputs_js.js";
 import { bind, McpOutputsError } from "./api.js";
 
 const first = createModule();
-const exports = await first.default({ module_or_path: new URL("./wasm/web/mcp_outputs_js_bg.wasm", import.meta.url) });
+const exports = await first.default({ module_or_path: new URL("./wasm/core/mcp_outputs_js_bg.wasm", import.meta.url) });
 const compiled = first.__wbg_module();
 let fresh = { raw: first, memory: exports.memory };
 const api = bind(() => {
@@ -35,6 +35,9 @@ export const {
   compileSchema,
   runOperation,
   contractOperations,
+  hasValidator,
+  setValidator,
+  jsonSchemaValidator,
 } = api;
 /** Bytes of linear memory the wasm instance holds now (grows, never shrinks). */
 export const wasmMemoryBytes = api.wasmMemoryBytes;

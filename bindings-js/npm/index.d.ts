@@ -147,8 +147,32 @@ export interface Limits {
   maxExtensions?: number;
 }
 
+/** The answer of a validator in the TypeScript SDKs' `jsonSchemaValidator` shape. */
+export type JsonSchemaValidatorResult<T = unknown> =
+  | { valid: true; data: T; errorMessage: undefined }
+  | {
+      valid: false;
+      data: undefined;
+      errorMessage: string;
+      /** Where the value fails, as a JSON Pointer below it (not in the SDKs' shape; Ajv has it):
+       * when given, the error's `path` ends with it. */
+      instancePath?: string;
+    };
+
+/** The TypeScript SDKs' `jsonSchemaValidator` interface (their Ajv and @cfworker/json-schema
+ * providers have it): the default build validates structured payloads with one. */
+export interface JsonSchemaValidator {
+  getValidator(schema: JsonValue | object): (input: unknown) => JsonSchemaValidatorResult;
+}
+
 /** Library options. */
 export interface LibraryOptions {
+  /**
+   * The validator of structured payloads (default build): every object made with these options
+   * validates with it; absent means the one given to `setValidator`. The full build
+   * (`mcp-outputs/full`) validates inside the wasm and refuses this option (`malformed`).
+   */
+  validator?: JsonSchemaValidator;
   extensions?: ExtensionDefinition[];
   limits?: Limits;
   /**
@@ -459,7 +483,16 @@ export type OperationName =
   | "discover"
   | "scenario";
 /** One operation of the conformance contract (`ops::run`): the input object in, its `ok` value out. */
-export declare function runOperation(op: OperationName, input: JsonObject): JsonObject;
+export declare function runOperation(op: OperationName, input: JsonObject, options?: { validator?: JsonSchemaValidator }): JsonObject;
+/** Whether this entry validates inside the wasm (`mcp-outputs/full`: true) or with the validator
+ * it is given (`mcp-outputs`: false). */
+export declare const hasValidator: boolean;
+/** The validator of every object made without `options.validator` (default build; `null` clears
+ * it). The full build refuses it (`malformed`). */
+export declare function setValidator(validator: JsonSchemaValidator | null): void;
+/** A `jsonSchemaValidator` for the TS SDKs backed by `compileSchema`: in `mcp-outputs/full` it
+ * validates inside the wasm (no code generation); in `mcp-outputs` it runs the given validator. */
+export declare function jsonSchemaValidator(options?: LibraryOptions): JsonSchemaValidator;
 /** The contract's operations with their input fields, as the core defines them. */
 export declare function contractOperations(): { operations: Record<OperationName, string[]>; commonFields: string[] };
 /** Bytes of linear memory the wasm instance holds now (grows, never shrinks). */

@@ -6,7 +6,7 @@ import type {
   Connection,
   DeclareOptions,
   JsonObject,
-  JsonValue,
+  JsonSchemaValidator,
   LegacyOptions,
   LibraryOptions,
   McpOutputsError,
@@ -95,13 +95,8 @@ export declare class McpOutputsClient {
   ): Promise<{ plan: Plan; result: CallToolResult; route: Route }>;
 }
 
-/** The TS SDKs' `jsonSchemaValidator` interface. */
-export interface JsonSchemaValidator {
-  getValidator<T = unknown>(
-    schema: JsonValue | object,
-  ): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
-}
-/** A `jsonSchemaValidator` backed by the package's compiled schemas (compile once, validate many). */
+/** A `jsonSchemaValidator` backed by the package's compiled schemas (compile once, validate many):
+ * the default entry's (the validator the package was given); `mcp-outputs/full` has one inside the wasm. */
 export declare function jsonSchemaValidator(options?: LibraryOptions): JsonSchemaValidator;
 
-export type { DeclareOptions, McpOutputsError };
+export type { DeclareOptions, JsonSchemaValidator, McpOutputsError };

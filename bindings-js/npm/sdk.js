@@ -4,7 +4,7 @@
 // which capabilities were on the wire, and how an error travels. Every protocol decision
 // (projection, selection, validation, routing) is the core's. The SDKs are optional peer
 // dependencies: nothing here imports them; the adapters work on the instances they are given.
-import { Connection, McpOutputsError, ServerTool, acceptTool, compileSchema } from "mcp-outputs";
+import { Connection, McpOutputsError, ServerTool, acceptTool } from "mcp-outputs";
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
@@ -85,7 +85,7 @@ function asServerTool(entry, index, options) {
 export function serveTools(server, tools, options = {}) {
   const sdk = sdkServerOf(server);
   if (!Array.isArray(tools)) throw new McpOutputsError("malformed", "serveTools: tools must be an array");
-  const libraryOptions = { extensions: options.extensions, limits: options.limits };
+  const libraryOptions = { extensions: options.extensions, limits: options.limits, validator: options.validator };
   const served = tools.map((entry, i) => asServerTool(entry, i, libraryOptions));
   const byName = new Map(served.map((s) => [s.tool.name, s]));
   if (byName.size !== served.length) throw new McpOutputsError("malformed", "serveTools: two tools share a name");
@@ -248,8 +248,8 @@ export async function connectTools(client, transport, options = {}) {
   if (!transport || typeof transport.send !== "function") {
     throw new McpOutputsError("malformed", "connectTools: expected an SDK transport");
   }
-  const { protocolVersion, extensions, limits } = options;
-  const libraryOptions = { extensions, limits };
+  const { protocolVersion, extensions, limits, validator } = options;
+  const libraryOptions = { extensions, limits, validator };
   const modern = typeof protocolVersion === "string" && MODERN.has(protocolVersion);
   if (modern) {
     if (!clientIsV2(sdk)) {
@@ -342,27 +342,6 @@ export class McpOutputsClient {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The TS SDKs' `jsonSchemaValidator`, backed by the package's compiled schemas.
-
-/**
- * A `jsonSchemaValidator` for the TS SDKs (`new Client(info, { jsonSchemaValidator })`): each
- * schema compiled once by the core (same dialect rules and limits as the package), validated
- * many times; `errorMessage` names the JSON Pointer of the first violation.
- */
-export function jsonSchemaValidator(options = {}) {
-  const cache = new WeakMap();
-  return {
-    getValidator(schema) {
-      let compiled = schema !== null && typeof schema === "object" ? cache.get(schema) : undefined;
-      if (!compiled) {
-        compiled = compileSchema(schema, options);
-        if (schema !== null && typeof schema === "object") cache.set(schema, compiled);
-      }
-      return (input) => {
-        const error = compiled.validate(input);
-        if (error === null) return { valid: true, data: input, errorMessage: undefined };
-        return { valid: false, data: undefined, errorMessage: `${error.path || "/"}: ${error.message}` };
-      };
-    },
-  };
-}
+// The TS SDKs' `jsonSchemaValidator`, backed by the package's compiled schemas: the entry's own
+// (`mcp-outputs`: the validator it was given; `mcp-outputs/full`: jsonschema inside the wasm).
+export { jsonSchemaValidator } from "mcp-outputs";

@@ -1,6 +1,13 @@
 //! WebAssembly binding of `mcp-outputs`, the engine of the npm package `mcp-outputs`
 //! (`bindings-js/npm/`).
 //!
+//! Two builds of this crate: the default one has no JSON Schema validator (the core without its
+//! `validator` feature): the core rules on schemas itself, and asks the JavaScript layer, through
+//! the host object given to [`set_schema_host`], whether a pattern is a regular expression, to
+//! build a validator and to validate, which it does with the caller's own validator (the
+//! TypeScript SDK's `jsonSchemaValidator` interface: Ajv, @cfworker/json-schema). The `full`
+//! feature puts jsonschema inside the wasm instead.
+//!
 //! This crate only adapts types and errors: every argument crosses the boundary as JSON text,
 //! is parsed by the core under its [`Limits`](mcp_outputs::Limits) (size and depth are checked
 //! before parsing), and every answer goes back as JSON text that the JavaScript layer turns
@@ -33,8 +40,119 @@ fn js_error(error: &Error) -> JsValue {
 
 type JsResult<T> = Result<T, JsValue>;
 
-fn lift<T>(result: mcp_outputs::Result<T>) -> JsResult<T> {
-    result.map_err(|e| js_error(&e))
+/// A core result as a wasm one, the call run with the JavaScript schema host (default build).
+fn lift<T>(result: impl FnOnce() -> mcp_outputs::Result<T>) -> JsResult<T> {
+    hosted(result).map_err(|e| js_error(&e))
+}
+
+#[cfg(feature = "full")]
+fn hosted<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
+/// Whether this build validates payloads itself (the `full` feature).
+#[wasm_bindgen(js_name = hasValidator)]
+pub fn has_validator() -> bool {
+    cfg!(feature = "full")
+}
+
+#[cfg(not(feature = "full"))]
+mod host {
+    //! The core's `SchemaHost` answered by the JavaScript layer (npm/api.js, `schemaHost`).
+    use mcp_outputs::schema::{CompiledSchema, SchemaHost, Violation};
+    use mcp_outputs::{Error, ErrorCode};
+    use serde_json::Value;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// The JavaScript host object: see npm/api.js.
+        pub type JsSchemaHost;
+
+        /// Whether `pattern` is a regular expression the validator accepts.
+        #[wasm_bindgen(method, js_name = patternIsValid)]
+        fn pattern_is_valid(this: &JsSchemaHost, pattern: &str) -> bool;
+
+        /// Builds the validator of schema `id` from its text: `undefined`, or why it cannot.
+        #[wasm_bindgen(method)]
+        fn build(this: &JsSchemaHost, id: f64, schema: &str, dialect: &str) -> Option<String>;
+
+        /// Validates an instance (JSON text) against schema `id`: `{valid}`, `{detail, at}`, or
+        /// `{unknown: true}` when the validator of `id` is not built (then built, and asked again);
+        /// `{error: [code, message]}` when the validator threw.
+        #[wasm_bindgen(method)]
+        fn validate(this: &JsSchemaHost, id: f64, instance: &str) -> JsValue;
+    }
+
+    thread_local! {
+        static HOST: RefCell<Option<Rc<Js>>> = const { RefCell::new(None) };
+    }
+
+    /// The host object, kept for every later call.
+    pub fn set(host: JsSchemaHost) {
+        HOST.with(|h| *h.borrow_mut() = Some(Rc::new(Js(host))));
+    }
+
+    pub fn hosted<T>(f: impl FnOnce() -> T) -> T {
+        match HOST.with(|h| h.borrow().clone()) {
+            Some(host) => mcp_outputs::schema::with_host(host, f),
+            None => f(),
+        }
+    }
+
+    struct Js(JsSchemaHost);
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    impl SchemaHost for Js {
+        fn pattern_is_valid(&self, pattern: &str) -> bool {
+            self.0.pattern_is_valid(pattern)
+        }
+
+        fn build(&self, schema: &CompiledSchema) -> Result<(), String> {
+            // Ids count up from 1 and stay far below 2^53: exact as a JavaScript number.
+            #[allow(clippy::cast_precision_loss)]
+            let id = schema.id() as f64;
+            match self.0.build(id, &schema.source().to_string(), schema.dialect().uri()) {
+                None => Ok(()),
+                Some(why) => Err(why),
+            }
+        }
+
+        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
+            #[allow(clippy::cast_precision_loss)]
+            let id = schema.id() as f64;
+            let text = instance.to_string();
+            let mut answer = self.0.validate(id, &text);
+            if field(&answer, "unknown").is_truthy() {
+                self.build(schema).map_err(|why| Error::new(ErrorCode::InvalidSchema, schema.path(), why))?;
+                answer = self.0.validate(id, &text);
+            }
+            let error = field(&answer, "error");
+            if !error.is_undefined() {
+                let parts = js_sys::Array::from(&error);
+                let code = parts.get(0).as_string().and_then(|c| ErrorCode::parse(&c)).unwrap_or(ErrorCode::Malformed);
+                return Err(Error::new(code, "", parts.get(1).as_string().unwrap_or_default()));
+            }
+            Ok(field(&answer, "detail")
+                .as_string()
+                .map(|detail| Violation { detail, at: field(&answer, "at").as_string().unwrap_or_default() }))
+        }
+    }
+}
+
+#[cfg(not(feature = "full"))]
+use host::hosted;
+
+/// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
+#[cfg(not(feature = "full"))]
+#[wasm_bindgen(js_name = setSchemaHost)]
+pub fn set_schema_host(host: host::JsSchemaHost) {
+    host::set(host);
 }
 
 /// Parses an optional JSON text argument under `config`'s limits.
@@ -72,7 +190,7 @@ pub fn protocol_versions() -> String {
 /// building the whole text first; the options are validated as the operation itself would.
 #[wasm_bindgen(js_name = limitsOf)]
 pub fn limits_of(options: Option<String>) -> JsResult<String> {
-    lift(config_from(options).map(|config| facade::limits_json(&config.limits).to_string()))
+    lift(|| config_from(options).map(|config| facade::limits_json(&config.limits).to_string()))
 }
 
 /// Panics, which in wasm is a trap: the tests' way to prove that the package recovers from a
@@ -95,21 +213,21 @@ impl RawConnection {
     /// `connection`: `{protocolVersion?, negotiated?}`; `options`: `{extensions?, limits?}`.
     #[wasm_bindgen(constructor)]
     pub fn new(connection: Option<String>, options: Option<String>) -> JsResult<RawConnection> {
-        lift((|| {
+        lift(|| {
             let config = config_from(options)?;
             let value = parse_opt(&config, connection, "connection")?;
             let inner = facade::connection(&config, value.as_ref())?;
             Ok(RawConnection { inner })
-        })())
+        })
     }
 
     /// The connection agreed after `initialize` or `server/discover`: `init` is
     /// `{protocolVersion, clientCapabilities, serverCapabilities}` (JSON text).
     pub fn negotiate(init: String, options: Option<String>) -> JsResult<RawConnection> {
-        lift((|| {
+        lift(|| {
             let config = config_from(options)?;
             Ok(RawConnection { inner: facade::negotiate_text(&config, &init)? })
-        })())
+        })
     }
 
     /// The connection of one request (2026-07-28 on) from its `params` and the server's
@@ -120,10 +238,10 @@ impl RawConnection {
         server_capabilities: String,
         options: Option<String>,
     ) -> JsResult<RawConnection> {
-        lift((|| {
+        lift(|| {
             let config = config_from(options)?;
             Ok(RawConnection { inner: facade::connection_from_request_text(&config, &params, &server_capabilities)? })
-        })())
+        })
     }
 
     /// The `params` of a tools/call (JSON text in, JSON text out).
@@ -135,31 +253,31 @@ impl RawConnection {
         plan: String,
         client_capabilities: String,
     ) -> JsResult<String> {
-        lift((|| {
+        lift(|| {
             let config = self.inner.config();
             let arguments = parse_opt(config, arguments, "arguments")?;
             let plan = config.limits.parse_text(&plan, "plan")?;
             let caps = config.limits.parse_text(&client_capabilities, "clientCapabilities")?;
             Ok(self.inner.tools_call_params_json(&name, arguments.as_ref(), &plan, &caps)?.to_string())
-        })())
+        })
     }
 
     /// The `params` of any request on this connection (JSON text in, JSON text out).
     #[wasm_bindgen(js_name = requestParams)]
     pub fn request_params(&self, params: String, client_capabilities: String) -> JsResult<String> {
-        lift((|| {
+        lift(|| {
             let limits = &self.inner.config().limits;
             let params = limits.parse_text(&params, "params")?;
             let caps = limits.parse_text(&client_capabilities, "clientCapabilities")?;
             Ok(self.inner.request_params_json(&params, &caps)?.to_string())
-        })())
+        })
     }
 
     /// The tools/list result for this connection, from one Tool's JSON text per tool, with the
     /// cache option `{ttlMs, cacheScope}` (JSON text, optional).
     #[wasm_bindgen(js_name = toolsListResult)]
     pub fn tools_list_result(&self, tools: Vec<String>, cache: Option<String>) -> JsResult<String> {
-        lift(self.inner.tools_list_result_text(&tools, cache.as_deref()))
+        lift(|| self.inner.tools_list_result_text(&tools, cache.as_deref()))
     }
 
     /// The protocol version string.
@@ -202,7 +320,7 @@ impl RawServerTool {
     /// Declares `tool` (JSON text), with optional legacy options and library options.
     #[wasm_bindgen(constructor)]
     pub fn new(tool: String, legacy: Option<String>, options: Option<String>) -> JsResult<RawServerTool> {
-        lift((|| {
+        lift(|| {
             let config = config_from(options)?;
             // A declaration over a limit is the server's own fault (-32603), as every error of
             // `ServerTool::declare` is: the text path must not lose the JSON-RPC code.
@@ -210,7 +328,7 @@ impl RawServerTool {
             let tool = config.limits.parse_text(&tool, "tool").map_err(on_wire)?;
             let legacy = parse_opt(&config, legacy, "legacy").map_err(on_wire)?;
             Ok(RawServerTool { inner: ServerTool::declare(&tool, legacy.as_ref(), &config)? })
-        })())
+        })
     }
 
     /// The tool's name.
@@ -232,12 +350,12 @@ impl RawServerTool {
 
     /// The selection for a request's `requestedOutputs` (JSON text, or none when omitted).
     pub fn select(&self, conn: &RawConnection, requested: Option<String>) -> JsResult<String> {
-        lift(self.inner.select_text(&conn.inner, requested.as_deref()))
+        lift(|| self.inner.select_text(&conn.inner, requested.as_deref()))
     }
 
     /// The CallToolResult for the wire, as JSON text.
     pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
-        lift(self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
+        lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
     }
 
     /// The error of a respond whose produced outputs JavaScript could not serialise
@@ -264,13 +382,13 @@ pub fn declare_tools(
     legacy_by_tool: Option<String>,
     options: Option<String>,
 ) -> JsResult<Vec<RawServerTool>> {
-    lift((|| {
+    lift(|| {
         let config = config_from(options)?;
         let tools = config.limits.parse_text(&tools, "tools")?;
         let legacy_by_tool = parse_opt(&config, legacy_by_tool, "legacyByTool")?;
         let declared = mcp_outputs::wire::declare_tools(&tools, legacy_by_tool.as_ref(), &config)?;
         Ok(declared.into_iter().map(|inner| RawServerTool { inner }).collect())
-    })())
+    })
 }
 
 /// A whole tools/list result as received (JSON text), accepted for `conn` (LIST-2).
@@ -286,11 +404,11 @@ impl RawDiscovered {
     /// Reads and accepts every Tool of the result.
     #[wasm_bindgen(constructor)]
     pub fn new(result: String, conn: &RawConnection) -> JsResult<RawDiscovered> {
-        lift((|| {
+        lift(|| {
             let result = conn.inner.limits().parse_text(&result, "result")?;
             let discovered = ReceivedTool::discover(&result, &conn.inner)?;
             Ok(RawDiscovered { warnings: facade::warnings(&discovered.warnings).to_string(), tools: discovered.tools })
-        })())
+        })
     }
 
     /// The accepted tools, in the order received (each handed over once).
@@ -318,10 +436,10 @@ impl RawReceivedTool {
     /// Accepts `tool` (JSON text) for `conn`.
     #[wasm_bindgen(constructor)]
     pub fn new(tool: String, conn: &RawConnection) -> JsResult<RawReceivedTool> {
-        lift((|| {
+        lift(|| {
             let tool = conn.inner.limits().parse_text(&tool, "tool")?;
             Ok(RawReceivedTool { inner: ReceivedTool::accept(&tool, &conn.inner)? })
-        })())
+        })
     }
 
     /// The warning codes, as a JSON array.
@@ -338,10 +456,10 @@ impl RawReceivedTool {
 
     /// Plans a call from `{mode | consumers, requireSchema?, schemas?}` (JSON text).
     pub fn plan(&self, request: String) -> JsResult<String> {
-        lift((|| {
+        lift(|| {
             let request = self.inner.connection().limits().parse_text(&request, "plan request")?;
             Ok(self.inner.plan_json(&request)?.to_string())
-        })())
+        })
     }
 
     /// Checks a result (JSON text) against the request; the answer as JSON text (`{}`,
@@ -353,11 +471,11 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        lift(
+        lift(|| {
             self.inner
                 .check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result)
-                .map(|v| v.to_string()),
-        )
+                .map(|v| v.to_string())
+        })
     }
 
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed
@@ -371,7 +489,7 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        lift(self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
+        lift(|| self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
     }
 }
 
@@ -379,22 +497,22 @@ impl RawReceivedTool {
 /// 2026-12-01 declaration and the legacy options that keep its established behaviour.
 #[wasm_bindgen(js_name = migrateTool)]
 pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Option<String>) -> JsResult<String> {
-    lift((|| {
+    lift(|| {
         let config = config_from(library)?;
         let tool = config.limits.parse_text(&legacy_tool, "legacyTool")?;
         let options = parse_opt(&config, options, "options")?;
         let options = mcp_outputs::migration::MigrateOptions::from_json(options.as_ref())?;
         Ok(mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_json().to_string())
-    })())
+    })
 }
 
 /// Runs one operation of the conformance contract (`ops::run`) on its input (JSON text).
 #[wasm_bindgen(js_name = runOperation)]
 pub fn run_operation(op: String, input: String) -> JsResult<String> {
-    lift((|| {
+    lift(|| {
         let input = mcp_outputs::Limits::default().parse_text(&input, "input")?;
         Ok(mcp_outputs::ops::run(&op, &input)?.to_string())
-    })())
+    })
 }
 
 /// The operations of the conformance contract with the input fields each accepts, and the
@@ -423,19 +541,19 @@ impl RawSchema {
     /// Compiles `schema` (JSON text); `options`: `{extensions?, limits?}` (JSON text).
     #[wasm_bindgen(constructor)]
     pub fn new(schema: String, options: Option<String>) -> JsResult<RawSchema> {
-        lift((|| {
+        lift(|| {
             let config = config_from(options)?;
             let value = config.limits.parse_text(&schema, "schema")?;
             Ok(RawSchema { inner: mcp_outputs::schema::CompiledSchema::compile(&value, "")?, config })
-        })())
+        })
     }
 
     /// Validates an instance (JSON text): `schema-violation` whose path is the JSON Pointer of
     /// the first failing location in the instance.
     pub fn validate(&self, instance: String) -> JsResult<()> {
-        lift((|| {
+        lift(|| {
             let value = self.config.limits.parse_text(&instance, "instance")?;
             self.inner.validate(&value, "", "instance")
-        })())
+        })
     }
 }

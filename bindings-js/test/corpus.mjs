@@ -2,7 +2,11 @@
 // MCP_OUTPUTS_EXTRA_CORPUS when set, through the package's public API. Lints cases like the
 // Rust runner (tests/conformance/src/lib.rs) and compares like it: object key order ignored,
 // numbers by value, `warnings` / route `dropped` / `diagnostics` as sets.
-// Prints `corpus js: N passed, M failed` (and `corpus js extra: …`).
+// Every case runs in each flavour of the package (test/providers.mjs): the default build with
+// Ajv, the default build with @cfworker/json-schema, and the full build, each given as the
+// objects' `validator` option. Prints each flavour's tally (`corpus js default + ajv: …`), then
+// `corpus js: N passed, M failed`, a case passing when it passes in every flavour (and
+// `corpus js extra: …`).
 //
 // Each op maps onto the public API: declare/advertise/select/respond on `declareTool`,
 // accept/plan/check/route on `acceptTool`, migrate on `migrateTool`, list on `declareTools` +
@@ -16,8 +20,18 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as mcp from "../npm/node.js";
+import * as core from "../npm/node.js";
+import * as full from "../npm/full-node.js";
 import { parseStrict } from "./strict-json.mjs";
+import { ajvProvider, cfworkerProvider } from "./providers.mjs";
+
+/** The configurations every case runs in: the package entry and the validator it is given. */
+export const FLAVOURS = [
+  { name: "default + ajv", mcp: core, validator: ajvProvider() },
+  { name: "default + cfworker", mcp: core, validator: cfworkerProvider() },
+  { name: "full", mcp: full, validator: undefined },
+];
+const mcp = core;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpusDir = resolve(here, "../../tests/corpus");
@@ -143,10 +157,17 @@ const pick = (obj, keys) => Object.fromEntries(keys.filter((k) => k in obj).map(
 const withWarnings = (warnings) => (warnings.length ? { warnings } : {});
 const text = (value) => (value === undefined ? undefined : JSON.stringify(value));
 
-/** Runs one case through the public API; returns every path's outcome (`{ok}` or `{error}`). */
+/** Runs one case through the public API of every flavour; returns every path's outcome (`{ok}`
+ * or `{error}`), labelled with its flavour. */
 export function runCase(c) {
+  return FLAVOURS.flatMap((flavour) =>
+    runCaseIn(c, flavour).map((o) => ({ ...o, flavour: flavour.name, label: `${flavour.name}: ${o.label}` })),
+  );
+}
+
+function runCaseIn(c, { mcp, validator }) {
   const input = c.input;
-  const options = { extensions: input.extensions, supportedVersions: input.supportedVersions };
+  const options = { extensions: input.extensions, supportedVersions: input.supportedVersions, validator };
   const connInit = pick(input, ["protocolVersion", "negotiated"]);
   const requested = input.requestedOutputs;
   const planRequest = pick(input, ["mode", "consumers", "requireSchema", "schemas"]);
@@ -168,7 +189,7 @@ export function runCase(c) {
       conn = new mcp.Connection(connInit, options);
     } catch (e) {
       if (!(e instanceof mcp.McpOutputsError)) throw e;
-      attempt(`${label} (runOperation: per-request version check)`, () => mcp.runOperation(c.op, input));
+      attempt(`${label} (runOperation: per-request version check)`, () => mcp.runOperation(c.op, input, { validator }));
       return;
     }
     attempt(label, () => fn(conn));
@@ -221,7 +242,7 @@ export function runCase(c) {
           conn = new mcp.Connection(connInit, options);
         } catch (e) {
           if (!(e instanceof mcp.McpOutputsError)) throw e;
-          return mcp.runOperation(c.op, input);
+          return mcp.runOperation(c.op, input, { validator });
         }
         return { result: conn.toolsListResult(tools, { cache: input.cache }) };
       });
@@ -281,19 +302,28 @@ export function judge(c, outcomes) {
   return problems.length ? problems.join("\n") : null;
 }
 
-/** Runs cases, prints failures and the tally line; true when all passed and at least one ran. */
+/** Runs cases, prints failures, each flavour's tally and the tally line; true when all passed
+ * in every flavour and at least one ran. */
 export function runAll(label, cases, log = console.log) {
   let failed = 0;
+  const failedIn = new Map(FLAVOURS.map((f) => [f.name, 0]));
   for (const c of cases) {
-    const diff = checkCase(c);
+    const outcomes = runCase(c);
+    for (const { name } of FLAVOURS) {
+      if (judge(c, outcomes.filter((o) => o.flavour === name)) !== null) failedIn.set(name, failedIn.get(name) + 1);
+    }
+    const diff = judge(c, outcomes);
     if (diff !== null) {
       failed++;
       log(`FAIL ${c.id} (${c.file})\n${diff}\n`);
     }
   }
+  for (const [name, n] of failedIn) log(`corpus ${label} ${name}: ${cases.length - n} passed, ${n} failed`);
   log(`corpus ${label}: ${cases.length - failed} passed, ${failed} failed`);
   return failed === 0 && cases.length > 0;
 }
+
+let repoRun = null;
 
 /** The whole run: the repository corpus, then the extra corpus when `extraDir` is set. */
 export function main(extraDir, log = console.log) {
@@ -305,7 +335,13 @@ export function main(extraDir, log = console.log) {
     log(`corpus js: 0 passed, ${repo.problems.length} failed`);
     return { ok: false, count: 0 };
   }
-  let ok = runAll("js", repo.cases, log);
+  // The repository's cases do not change within a process: run once, the lines replayed.
+  if (repoRun === null) {
+    const lines = [];
+    repoRun = { ok: runAll("js", repo.cases, (l) => lines.push(l)), lines };
+  }
+  repoRun.lines.forEach((l) => log(l));
+  let ok = repoRun.ok;
   if (extraDir) {
     let extra;
     try {

@@ -4,7 +4,7 @@
 // reads a Proxy or a getter sees, never by timing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as mcp from "../npm/node.js";
+import { mcp } from "./flavour.mjs";
 import { errorPaths } from "./error-paths.mjs";
 import { thrown, PROGRAMMATIC, output, resultOf } from "./support.mjs";
 

@@ -1,7 +1,7 @@
 // Packaging test: `npm pack` the package, install the tarball into a fresh temp project,
-// import it from Node ESM by its name and run a call; then load the browser entry of the
-// installed package in headless Chromium (Debian's, driven by playwright-core) over a
-// 127.0.0.1 server and run a call there.
+// import both flavours from Node ESM by name (`mcp-outputs`, `mcp-outputs/full`) and run a call;
+// then load the browser entries of the installed package in headless Chromium (Debian's, driven
+// by playwright-core) over a 127.0.0.1 server and run the call there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -17,8 +17,13 @@ const pkgDir = fileURLToPath(new URL("../npm/", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-outputs-pack-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 
-// A host and a server in a few lines: what the README shows.
+// A host and a server in a few lines: what the README shows. The default flavour is given a
+// validator in the SDK's shape (a minimal one: this test is about packaging; real validators are
+// tested in test/flavours.test.mjs and the corpus runner).
 const CALL = `
+if (!m.hasValidator) m.setValidator({ getValidator: (schema) => (input) =>
+  (schema.required ?? []).every((k) => input !== null && typeof input === "object" && k in input)
+    ? { valid: true, data: input } : { valid: false, errorMessage: "required" } });
 const conn = new m.Connection({ negotiated: ["io.modelcontextprotocol/ui"] });
 const server = m.declareTool({ name: "t", inputSchema: { type: "object" }, outputVariants: [
   { audience: "assistant", format: "content" },
@@ -56,15 +61,17 @@ test("npm pack: the tarball holds exactly the package files", () => {
     "README.md",
     "api.js",
     "browser.js",
+    "full-browser.js",
+    "full-node.js",
     "index.d.ts",
     "node.js",
     "package.json",
     "sdk.d.ts",
     "sdk.js",
-    "wasm/node/mcp_outputs_js.js",
-    "wasm/node/mcp_outputs_js_bg.wasm",
-    "wasm/web/mcp_outputs_js.js",
-    "wasm/web/mcp_outputs_js_bg.wasm",
+    "wasm/core/mcp_outputs_js.js",
+    "wasm/core/mcp_outputs_js_bg.wasm",
+    "wasm/full/mcp_outputs_js.js",
+    "wasm/full/mcp_outputs_js_bg.wasm",
   ]);
 });
 
@@ -73,15 +80,19 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   execFileSync("mkdir", ["-p", project]);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], { cwd: project, stdio: "pipe" });
-  writeFileSync(join(project, "main.mjs"), `import * as m from "mcp-outputs";\n${CALL}\nconsole.log(JSON.stringify(answer));\n`);
-  const answer = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: project, encoding: "utf8" }));
-  assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined });
-  assert.ok(answer.codes >= 20);
-  nodeExports = answer.exports;
+  for (const entry of ["mcp-outputs", "mcp-outputs/full"]) {
+    writeFileSync(join(project, "main.mjs"), `import * as m from "${entry}";\n${CALL}\nconsole.log(JSON.stringify(answer));\n`);
+    const answer = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: project, encoding: "utf8" }));
+    assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined }, entry);
+    assert.ok(answer.codes >= 20);
+    if (nodeExports !== undefined) assert.deepEqual(answer.exports, nodeExports, "both flavours export one API");
+    nodeExports = answer.exports;
+  }
   assert.ok(nodeExports.includes("protocolVersions") && nodeExports.includes("McpOutputsError"));
   // The types resolve from the installed package (exports "types" condition).
   const pkg = JSON.parse(readFileSync(join(project, "node_modules/mcp-outputs/package.json"), "utf8"));
   assert.equal(pkg.exports["."].types, "./index.d.ts");
+  assert.equal(pkg.exports["./full"].types, "./index.d.ts");
   // The SDK adapters' subpath loads without any SDK installed (they are optional peers).
   writeFileSync(join(project, "sdk.mjs"), `import * as s from "mcp-outputs/sdk";\nconsole.log(JSON.stringify(Object.keys(s).sort()));\n`);
   const sdkExports = JSON.parse(execFileSync("node", ["sdk.mjs"], { cwd: project, encoding: "utf8" }));
@@ -90,21 +101,22 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   assert.equal(pkg.sideEffects, false);
 });
 
-test("the browser entry runs in headless Chromium", { timeout: 120_000 }, async () => {
+test("the browser entries run in headless Chromium", { timeout: 120_000 }, async () => {
   assert.ok(existsSync("/usr/bin/chromium"), "Debian's chromium is installed by make test");
   const root = project;
   const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-  const page = `<!doctype html><meta charset="utf-8">
-<script type="importmap">{"imports": {"mcp-outputs": "/node_modules/mcp-outputs/browser.js"}}</script>
+  const page = (entry) => `<!doctype html><meta charset="utf-8">
+<script type="importmap">{"imports": {"mcp-outputs": "/node_modules/mcp-outputs/browser.js",
+  "mcp-outputs/full": "/node_modules/mcp-outputs/full-browser.js"}}</script>
 <script type="module">
-import * as m from "mcp-outputs";
+import * as m from "${entry}";
 try { ${CALL}
   window.answer = answer; } catch (e) { window.answer = { failed: String(e && e.stack || e) }; }
 </script>`;
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
-    if (url.pathname === "/") {
-      res.writeHead(200, { "content-type": "text/html" }).end(page);
+    if (url.pathname === "/" || url.pathname === "/full") {
+      res.writeHead(200, { "content-type": "text/html" }).end(page(url.pathname === "/" ? "mcp-outputs" : "mcp-outputs/full"));
       return;
     }
     const file = normalize(join(root, decodeURIComponent(url.pathname)));
@@ -119,16 +131,18 @@ try { ${CALL}
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions);
-    const tab = await context.newPage();
-    const errors = [];
-    tab.on("pageerror", (e) => errors.push(String(e)));
-    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
-    await tab.waitForFunction(() => window.answer !== undefined, null, { timeout: 60_000 });
-    const answer = await tab.evaluate(() => window.answer);
-    assert.deepEqual(errors, []);
-    assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined });
-    assert.ok(answer.codes >= 20);
-    assert.deepEqual(answer.exports, nodeExports, "the browser entry exports what the Node entry does");
+    for (const path of ["/", "/full"]) {
+      const tab = await context.newPage();
+      const errors = [];
+      tab.on("pageerror", (e) => errors.push(String(e)));
+      await tab.goto(`http://127.0.0.1:${server.address().port}${path}`);
+      await tab.waitForFunction(() => window.answer !== undefined, null, { timeout: 60_000 });
+      const answer = await tab.evaluate(() => window.answer);
+      assert.deepEqual(errors, [], path);
+      assert.deepEqual({ ...answer, codes: undefined, exports: undefined }, { ...EXPECTED, codes: undefined, exports: undefined }, path);
+      assert.ok(answer.codes >= 20);
+      assert.deepEqual(answer.exports, nodeExports, `the browser entry ${path} exports what the Node entries do`);
+    }
   } finally {
     await context?.close();
     server.closeAllConnections();

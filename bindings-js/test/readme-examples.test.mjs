@@ -3,7 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { Connection, McpOutputsError, acceptTool, declareTool } from "../npm/node.js";
+import { mcp } from "./flavour.mjs";
+
+const { Connection, McpOutputsError, acceptTool, declareTool } = mcp;
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) =>

@@ -3,7 +3,9 @@
 // Pointer of the failing location, for any number of instances.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { McpOutputsError, compileSchema } from "../npm/node.js";
+import { mcp } from "./flavour.mjs";
+
+const { McpOutputsError, compileSchema } = mcp;
 
 const SCHEMA = {
   type: "object",

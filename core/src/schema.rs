@@ -114,6 +114,10 @@ pub struct CompiledSchema {
     /// Without a validator: the [`SchemaHost`]'s verdict on building one, once asked.
     #[cfg(not(feature = "validator"))]
     built: OnceLock<Result<()>>,
+    /// Without a validator: the first pattern whose matching work cannot be bounded
+    /// ([`regex_screen::is_bounded`]), when the schema has one.
+    #[cfg(not(feature = "validator"))]
+    unbounded: Option<String>,
 }
 
 /// A compiled schema as the per-thread cache keeps it.
@@ -277,6 +281,8 @@ impl CompiledSchema {
             foreign: OnceLock::new(),
             #[cfg(not(feature = "validator"))]
             built: OnceLock::new(),
+            #[cfg(not(feature = "validator"))]
+            unbounded: None,
         })
     }
 
@@ -468,9 +474,19 @@ pub trait SchemaHost {
     fn build(&self, schema: &CompiledSchema) -> std::result::Result<(), String>;
 
     /// Validates `instance` (a value the core holds: the Rust API's, `ops::run`'s) against the
-    /// built `schema`: `None` when valid, else what fails. An error is the binding's own fault
-    /// (its validator threw), with the code the binding gives it.
-    fn validate(&self, schema: &CompiledSchema, instance: &Value) -> Result<Option<String>>;
+    /// built `schema`: `None` when valid, else the [`Violation`]. An error is the binding's own
+    /// fault (its validator threw), with the code the binding gives it.
+    fn validate(&self, schema: &CompiledSchema, instance: &Value) -> Result<Option<Violation>>;
+}
+
+/// What a binding's validator found wrong with a value.
+#[cfg(not(feature = "validator"))]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Violation {
+    /// What fails, in the validator's words.
+    pub detail: String,
+    /// Where, as a JSON Pointer below the value (`""` when the validator does not say).
+    pub at: String,
 }
 
 #[cfg(not(feature = "validator"))]
@@ -510,7 +526,7 @@ impl CompiledSchema {
     /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, leaving the
     /// host's validator to its first use unless the direct reading cannot settle the schema.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
-        let checked = Self::unchecked(schema, path)?;
+        let mut checked = Self::unchecked(schema, path)?;
         let verdict = meta::read(schema, checked.draft);
         match verdict {
             meta::Verdict::Invalid(at, what) => {
@@ -536,10 +552,31 @@ impl CompiledSchema {
                 ));
             }
         }
+        checked.unbounded =
+            patterns.into_iter().map(|(_, pattern)| pattern).find(|pattern| !regex_screen::is_bounded(pattern));
         if verdict == meta::Verdict::Unsure {
             checked.build()?;
         }
         Ok(checked)
+    }
+
+    /// Refuses a validation whose regex work this build cannot bound (SEC-1): a schema with a
+    /// pattern that can backtrack without bound ([`regex_screen`]), on a value with strings or
+    /// member names for it to match (`has_subjects`). The binding's validator runs patterns on a
+    /// backtracking engine with no step limit, so such a validation is `limit-exceeded` here,
+    /// never run (the `validator` build runs it within its regex budget).
+    pub fn check_regex_work(&self, has_subjects: bool, path: &str) -> Result<()> {
+        match &self.unbounded {
+            Some(pattern) if has_subjects => Err(Error::new(
+                ErrorCode::LimitExceeded,
+                path,
+                format!(
+                    "regex budget: the pattern {pattern:?} can backtrack without bound, and this build's validator \
+                     cannot limit its work (a build with the core's validator, mcp-outputs/full, can)"
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Builds the host's validator once; a failure is kept, so every call answers alike.
@@ -548,7 +585,7 @@ impl CompiledSchema {
             .get_or_init(|| {
                 let host = current_host(&self.path)?;
                 host.build(self).map_err(|why| {
-                    Error::new(ErrorCode::InvalidSchema, &self.path, format!("not a valid JSON Schema: {}", why))
+                    Error::new(ErrorCode::InvalidSchema, &self.path, format!("not a valid JSON Schema: {why}"))
                 })
             })
             .clone()
@@ -567,20 +604,190 @@ impl CompiledSchema {
     /// Validates `instance` with the host's validator; the error is at `path`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
         self.build()?;
+        self.check_regex_work(has_subjects(instance), path)?;
         let detail = current_host(&self.path)?.validate(self, instance)?;
         self.judged(detail, path, what)
     }
 
-    /// The answer of a validation the binding ran itself (on a payload it holds): `detail` is
-    /// what fails, `None` when the payload is valid. The schema must be built ([`Self::build`]).
-    pub fn judged(&self, detail: Option<String>, path: &str, what: &str) -> Result<()> {
-        match detail {
+    /// The answer of a validation the binding ran itself (on a payload it holds): the
+    /// violation, `None` when the payload is valid; the error's path is `path` and the
+    /// violation's location below it (when it is a JSON Pointer).
+    pub fn judged(&self, violation: Option<Violation>, path: &str, what: &str) -> Result<()> {
+        match violation {
             None => Ok(()),
-            Some(detail) => Err(Error::new(
-                ErrorCode::SchemaViolation,
-                path,
-                format!("{what} does not match its schema: {}", detail),
-            )),
+            Some(Violation { detail, at }) => {
+                let below = if at.is_empty() || at.starts_with('/') { at.as_str() } else { "" };
+                Err(Error::new(
+                    ErrorCode::SchemaViolation,
+                    format!("{path}{below}"),
+                    format!("{what} does not match its schema: {detail}"),
+                ))
+            }
+        }
+    }
+}
+
+/// Whether `value` holds a string or an object member name (what patterns are matched against).
+#[cfg(not(feature = "validator"))]
+fn has_subjects(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(_) => return true,
+            Value::Object(members) if !members.is_empty() => return true,
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A syntactic screen of ECMA-262 patterns, for builds whose validator runs them on a
+/// backtracking engine without a step limit (a JavaScript validator). A pattern is bounded
+/// unless it has a backreference, or a repeated group that itself holds a repetition or an
+/// alternation (`(a+)+`, `(a|a)*`, `(\w+\s?)*`): the forms whose matching time can grow
+/// exponentially with the subject. (Polynomial forms such as `.*.*=.*` pass: their cost is
+/// bounded by the size limits.) Conservative both ways only in the direction of refusing.
+pub mod regex_screen {
+    /// What a group holds, as far as the screen cares.
+    #[derive(Default)]
+    struct Group {
+        repeats: bool,
+        alternates: bool,
+    }
+
+    /// Whether `pattern` is free of the exponential forms above.
+    pub fn is_bounded(pattern: &str) -> bool {
+        let chars: Vec<char> = pattern.chars().collect();
+        let mut stack = vec![Group::default()];
+        // What the last atom was: a group (with its contents), or anything else.
+        let mut last_group: Option<Group> = None;
+        let mut i = 0;
+        while let Some(&c) = chars.get(i) {
+            i += 1;
+            match c {
+                '\\' => {
+                    let next = chars.get(i).copied();
+                    i += 1;
+                    if next.is_some_and(|n| n.is_ascii_digit() && n != '0') || next == Some('k') {
+                        return false;
+                    }
+                    last_group = None;
+                }
+                '[' => {
+                    // A class: skip to its closing bracket.
+                    while let Some(&k) = chars.get(i) {
+                        i += 1;
+                        if k == '\\' {
+                            i += 1;
+                        } else if k == ']' {
+                            break;
+                        }
+                    }
+                    last_group = None;
+                }
+                '(' => {
+                    stack.push(Group::default());
+                    last_group = None;
+                }
+                ')' => {
+                    let Some(group) = stack.pop() else { return false };
+                    if stack.is_empty() {
+                        return false;
+                    }
+                    // What a group holds, its enclosing group holds too.
+                    if let Some(outer) = stack.last_mut() {
+                        outer.repeats |= group.repeats;
+                        outer.alternates |= group.alternates;
+                    }
+                    last_group = Some(group);
+                }
+                '|' => {
+                    if let Some(top) = stack.last_mut() {
+                        top.alternates = true;
+                    }
+                    last_group = None;
+                }
+                '*' | '+' | '{' | '?' => {
+                    let repeats = match c {
+                        '*' | '+' => true,
+                        '?' => false,
+                        _ => {
+                            // `{n}`, `{n,}`, `{n,m}`: repeats unless at most once.
+                            let mut body = String::new();
+                            while let Some(&k) = chars.get(i) {
+                                i += 1;
+                                if k == '}' {
+                                    break;
+                                }
+                                body.push(k);
+                            }
+                            let mut bounds = body.splitn(2, ',');
+                            let low = bounds.next().and_then(|n| n.trim().parse::<u64>().ok()).unwrap_or(0);
+                            match bounds.next() {
+                                None => low > 1,
+                                Some(high) => high.trim().parse::<u64>().map_or(true, |high| high > 1),
+                            }
+                        }
+                    };
+                    // (`?` repeats nothing, so a lazy mark after a quantifier changes nothing.)
+                    if repeats {
+                        if last_group.as_ref().is_some_and(|group| group.repeats || group.alternates) {
+                            return false;
+                        }
+                        if let Some(top) = stack.last_mut() {
+                            top.repeats = true;
+                        }
+                    }
+                    last_group = None;
+                }
+                _ => last_group = None,
+            }
+        }
+        stack.len() == 1
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::is_bounded;
+
+        #[test]
+        fn exponential_forms_are_refused_and_common_patterns_pass() {
+            for bounded in [
+                "^[a-z0-9_-]+$",
+                "^c[0-9]+$",
+                "^\\d{4}-\\d{2}-\\d{2}$",
+                "^(\\+|-)?\\d+$",
+                "^(abc)+$",
+                "(a+)?",
+                "(a+){1}",
+                "^(?=.*[A-Z])(?=.*\\d).{8,}$",
+                "^[^@]+@[^@]+\\.[a-z]{2,}$",
+                "a+?b*?",
+                "[(a+)+]",
+                "\\(a+\\)+",
+                ".*.*=.*",
+                "^x-",
+            ] {
+                assert!(is_bounded(bounded), "{bounded}");
+            }
+            for unbounded in [
+                "^(a+)+$",
+                "(a*)*",
+                "(a|a)*",
+                "(a|ab)+c",
+                "^(\\w+\\s?)*$",
+                "((ab)+)+",
+                "(a+){2,}",
+                "(a+){1,5}",
+                "(x+)\\1+y",
+                "(?<n>a)\\k<n>",
+                "(?:a+)+",
+                "(a",
+                "a)",
+            ] {
+                assert!(!is_bounded(unbounded), "{unbounded}");
+            }
         }
     }
 }

@@ -136,3 +136,18 @@ negotiated.toolsCallParams("search", undefined, [{ audience: "assistant", format
 // @ts-expect-error: the list is read-only
 protocolVersions.push("2026-12-01");
 console.log(wrong, badSelector, notText, unchecked);
+
+// The two flavours: a validator in the SDKs' shape for the default entry; the full entry's own.
+import * as fullEntry from "mcp-outputs/full";
+import { setValidator, hasValidator, Connection as DefaultConnection, type JsonSchemaValidator } from "mcp-outputs";
+const sdkShaped: JsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }),
+};
+if (!hasValidator) setValidator(sdkShaped);
+setValidator(null);
+const withValidator = new DefaultConnection({}, { validator: sdkShaped });
+const ownValidator: JsonSchemaValidator = fullEntry.jsonSchemaValidator();
+const flavourFlag: boolean = fullEntry.hasValidator;
+void withValidator;
+void ownValidator;
+void flavourFlag;

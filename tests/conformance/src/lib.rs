@@ -407,7 +407,7 @@ pub fn run_op(op: &str, input: &Value) -> mcp_outputs::Result<Value> {
 /// provider: its own defaults, no regex budget, formats not asserted (the core's setting).
 #[cfg(not(feature = "validator"))]
 pub mod host {
-    use mcp_outputs::schema::{CompiledSchema, Dialect, SchemaHost};
+    use mcp_outputs::schema::{CompiledSchema, Dialect, SchemaHost, Violation};
     use serde_json::{json, Value};
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -449,7 +449,7 @@ pub mod host {
             Ok(())
         }
 
-        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<String>> {
+        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
             if !self.built.borrow().contains_key(&schema.id()) {
                 // Built by an earlier host (a schema outlives a call): build it for this one.
                 self.build(schema).map_err(|why| {
@@ -460,7 +460,10 @@ pub mod host {
             let validator = built.get(&schema.id()).ok_or_else(|| {
                 mcp_outputs::Error::new(mcp_outputs::ErrorCode::InvalidSchema, schema.path(), "not built")
             })?;
-            Ok(validator.validate(instance).err().map(|e| e.to_string()))
+            Ok(validator
+                .validate(instance)
+                .err()
+                .map(|e| Violation { detail: e.to_string(), at: e.instance_path().to_string() }))
         }
     }
 }

@@ -12,7 +12,10 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as MemV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Connection, McpOutputsError, declareTool } from "mcp-outputs";
-import { McpOutputsRpcError, connectTools, jsonSchemaValidator, serveTools } from "mcp-outputs/sdk";
+import { McpOutputsRpcError, connectTools, serveTools } from "mcp-outputs/sdk";
+// The package's own validator for SDKs: the full build's, jsonschema inside the wasm (no code
+// generation: fit for a strict Content-Security-Policy).
+import { jsonSchemaValidator } from "mcp-outputs/full";
 import { APPS, BROKEN_TOOL, clientCapabilities, servedTools, serverCapabilities, toolArguments } from "./fixtures.mjs";
 
 const info = { name: "adapter-test", version: "1.0.0" };
@@ -200,7 +203,7 @@ test("2026-12-01 (documented limitation): the v2 server refuses the revision; th
   );
 });
 
-test("jsonSchemaValidator: the package's compiled schemas behind the SDK's interface; errors name the JSON Pointer", () => {
+test("jsonSchemaValidator (full build): the package's compiled schemas behind the SDK's interface; errors name the JSON Pointer", () => {
   const provider = jsonSchemaValidator();
   const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
   const validate = provider.getValidator(schema);
@@ -208,7 +211,7 @@ test("jsonSchemaValidator: the package's compiled schemas behind the SDK's inter
   const bad = validate({ n: "one" });
   assert.equal(bad.valid, false);
   assert.match(bad.errorMessage, /^\/n: /);
-  assert.throws(() => provider.getValidator({ type: 3 }), (e) => e instanceof McpOutputsError && e.code === "invalid-schema");
+  assert.throws(() => provider.getValidator({ type: 3 }), (e) => e.name === "McpOutputsError" && e.code === "invalid-schema");
 });
 
 // A plain SDK server (no adapter) whose tool advertises an outputSchema and returns a bad payload

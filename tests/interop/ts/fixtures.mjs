@@ -2,6 +2,13 @@
 // (core/examples/fixtures/tools.json) with their outputs (produced.json), plus the broken tool of
 // interop-broken.json. Read from the fixtures, never restated.
 import { readFileSync } from "node:fs";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { setValidator } from "mcp-outputs";
+
+// The package's default build validates payloads with the caller's validator: every endpoint
+// gives it the TypeScript SDK's own (v2's Ajv provider, which reads 2020-12 schemas; v1's
+// default Ajv is draft-07 and refuses a `$schema` of 2020-12).
+setValidator(new AjvJsonSchemaValidator());
 
 const fixture = (name) =>
   JSON.parse(readFileSync(new URL(`../../../core/examples/fixtures/${name}`, import.meta.url), "utf8"));

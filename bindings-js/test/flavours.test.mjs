@@ -1,0 +1,147 @@
+// The two flavours of the package (issue 11): the default build validates payloads with the
+// caller's validator (the TypeScript SDK's `jsonSchemaValidator` shape), the full build inside
+// the wasm. These tests use both entries directly, whatever MCP_OUTPUTS_FLAVOUR says.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as core from "../npm/node.js";
+import * as full from "../npm/full-node.js";
+import { ajvProvider } from "./providers.mjs";
+import { thrown } from "./support.mjs";
+
+const SCHEMA = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+const TOOL = {
+  name: "t",
+  inputSchema: { type: "object" },
+  outputVariants: [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured", schema: SCHEMA },
+  ],
+};
+const REQ = [{ audience: "programmatic", format: "structured" }];
+const result = (structuredContent) => ({
+  resultType: "complete",
+  outputs: [{ audience: "programmatic", format: "structured", structuredContent }],
+});
+
+/** Ajv, counting what the package asks of it. */
+function counting() {
+  const inner = ajvProvider();
+  const counts = { getValidator: 0, validate: 0 };
+  return {
+    counts,
+    getValidator(schema) {
+      counts.getValidator++;
+      const validate = inner.getValidator(schema);
+      return (input) => {
+        counts.validate++;
+        return validate(input);
+      };
+    },
+  };
+}
+
+test("each entry says which flavour it is", () => {
+  assert.equal(core.hasValidator, false);
+  assert.equal(full.hasValidator, true);
+});
+
+test("default build: the caller's validator builds each schema once and validates every payload", () => {
+  const provider = counting();
+  const conn = new core.Connection({}, { validator: provider });
+  // A server compiles at declare (authors want errors early).
+  const server = core.declareTool(TOOL, { validator: provider });
+  assert.equal(provider.counts.getValidator, 1);
+  // A host accepts without building (lazy), and builds on the first check that needs it.
+  const host = core.acceptTool(server.advertise(conn), conn);
+  assert.equal(provider.counts.getValidator, 1);
+  assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
+  assert.equal(provider.counts.getValidator, 2);
+  const e = thrown(() => host.check(REQ, result({ n: "1" })));
+  assert.equal(e.code, "schema-violation");
+  assert.equal(e.path, "/outputs/0/structuredContent/n");
+  assert.match(e.message, /must be integer/);
+  assert.equal(host.route(REQ, result({ n: 2 })).programmatic[0].structuredContent.n, 2);
+  assert.equal(provider.counts.getValidator, 2, "built once per schema");
+  assert.equal(provider.counts.validate, 3);
+  // The server validates what it produced.
+  const sent = server.respond(conn, REQ, { outputs: [result({ n: 3 }).outputs[0]] });
+  assert.equal(sent.outputs[0].structuredContent.n, 3);
+  assert.equal(provider.counts.validate, 4);
+});
+
+test("default build: without a validator, schemas cannot be applied; tools without schemas work", () => {
+  core.setValidator(null);
+  const plain = { ...TOOL, outputVariants: [TOOL.outputVariants[0]] };
+  const conn = new core.Connection({});
+  assert.equal(core.declareTool(plain).name, "t");
+  const e = thrown(() => core.declareTool(TOOL));
+  assert.equal(e.code, "invalid-schema");
+  assert.match(e.message, /no JSON Schema validator was given/);
+  // The direct reading still rules on schemas without any validator.
+  assert.equal(thrown(() => core.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { type: "objekt" } }] })).code, "invalid-schema");
+  assert.equal(thrown(() => core.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { $ref: "https://example.com/s" } }] })).code, "external-ref");
+  // setValidator gives every object without options.validator its validator.
+  core.setValidator(ajvProvider());
+  const host = core.acceptTool(core.declareTool(TOOL).advertise(conn), conn);
+  assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
+});
+
+test("validator misuse is a typed error, and a validator's own failures are too", () => {
+  for (const bad of [{}, { getValidator: 1 }, "ajv", 7]) {
+    const e = thrown(() => new core.Connection({}, { validator: bad }));
+    assert.ok(e instanceof core.McpOutputsError, String(e));
+    assert.equal(e.code, "malformed");
+    assert.equal(e.path, "/validator");
+    assert.equal(thrown(() => core.setValidator(bad)).code, "malformed");
+  }
+  assert.equal(thrown(() => new full.Connection({}, { validator: ajvProvider() })).code, "malformed");
+  assert.equal(thrown(() => full.setValidator(ajvProvider())).code, "malformed");
+  // A validator that refuses a schema: invalid-schema at declare.
+  const refusing = { getValidator: () => { throw new Error("no, thanks"); } };
+  const refused = thrown(() => core.declareTool(TOOL, { validator: refusing }));
+  assert.equal(refused.code, "invalid-schema");
+  assert.match(refused.message, /no, thanks/);
+  // A validator that throws while validating: malformed; out of stack: limit-exceeded.
+  for (const [error, code] of [[new TypeError("broken"), "malformed"], [new RangeError("Maximum call stack size exceeded"), "limit-exceeded"]]) {
+    const throwing = { getValidator: () => () => { throw error; } };
+    const conn = new core.Connection({}, { validator: throwing });
+    const host = core.acceptTool(core.declareTool(TOOL, { validator: ajvProvider() }).advertise(conn), conn);
+    const e = thrown(() => host.check(REQ, result({ n: 1 })));
+    assert.equal(e.code, code, String(e));
+    // The instance keeps answering.
+    assert.equal(thrown(() => host.check(REQ, result({ n: 1 }))).code, code);
+  }
+  // An answer without `valid: true` is a violation; its message is the validator's.
+  const odd = { getValidator: () => () => ({ valid: "yes", errorMessage: "odd answer" }) };
+  const conn = new core.Connection({}, { validator: odd });
+  const host = core.acceptTool(core.declareTool(TOOL, { validator: ajvProvider() }).advertise(conn), conn);
+  const e = thrown(() => host.check(REQ, result({ n: 1 })));
+  assert.equal(e.code, "schema-violation");
+  assert.match(e.message, /odd answer/);
+});
+
+test("patterns are ECMA-262 regular expressions in the default build (the u flag)", () => {
+  const withPattern = (pattern) => ({
+    ...TOOL,
+    outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { type: "string", pattern } }],
+  });
+  const opts = { validator: ajvProvider() };
+  for (const valid of ["^[a-z]+$", "\\p{L}+", "(?<=a)b", "^\\d{3}$"]) assert.equal(core.declareTool(withPattern(valid), opts).name, "t", valid);
+  for (const invalid of ["(", "[a-", "\\p{NoSuchProperty}", "a{2,1}"]) {
+    assert.equal(thrown(() => core.declareTool(withPattern(invalid), opts)).code, "invalid-schema", invalid);
+  }
+});
+
+test("npm/README.md's flavour example runs as written (its import line bound to the default entry)", () => {
+  const readme = readFileSync(new URL("../npm/README.md", import.meta.url), "utf8");
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes("setValidator("));
+  assert.ok(block, "the README has the flavour example");
+  const body = block.split("\n").filter((line) => !line.startsWith("import ")).join("\n");
+  const run = new Function("Connection", "declareTool", "setValidator", "validator", "declaration", `${body}\nreturn { conn, tool };`);
+  const provider = counting();
+  const { conn, tool } = run(core.Connection, core.declareTool, core.setValidator, provider, TOOL);
+  assert.equal(tool.advertise(conn).name, "t");
+  assert.equal(provider.counts.getValidator, 1);
+  core.setValidator(null);
+});
