@@ -463,8 +463,9 @@ impl CompiledSchema {
 // the reading does not settle goes to the binding's validator, which builds it or refuses it
 // (`invalid-schema`). A server's schemas are built at `declare`; a host's on first use.
 
-/// What a build without the `validator` feature asks of its binding about schemas.
-#[cfg(not(feature = "validator"))]
+/// What a build without the `validator` feature asks of its binding about schemas. (Defined in
+/// every build, so that a binding compiles whatever features a workspace unifies; a build with
+/// the validator never asks.)
 pub trait SchemaHost {
     /// Whether `pattern` is a regular expression the binding's validator accepts.
     fn pattern_is_valid(&self, pattern: &str) -> bool;
@@ -480,7 +481,6 @@ pub trait SchemaHost {
 }
 
 /// What a binding's validator found wrong with a value.
-#[cfg(not(feature = "validator"))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Violation {
     /// What fails, in the validator's words.
@@ -489,7 +489,6 @@ pub struct Violation {
     pub at: String,
 }
 
-#[cfg(not(feature = "validator"))]
 thread_local! {
     /// The host answering for this thread's schemas during a call ([`with_host`]).
     static HOST: std::cell::RefCell<Option<std::rc::Rc<dyn SchemaHost>>> = const { std::cell::RefCell::new(None) };
@@ -497,7 +496,6 @@ thread_local! {
 
 /// Runs `f` with `host` answering for the schemas this thread checks, builds and validates (a
 /// binding wraps each call); the previous host is back afterwards, also when `f` unwinds.
-#[cfg(not(feature = "validator"))]
 pub fn with_host<R>(host: std::rc::Rc<dyn SchemaHost>, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<std::rc::Rc<dyn SchemaHost>>);
     impl Drop for Restore {
