@@ -1,10 +1,14 @@
 // The page: loads the fixtures, sets up the server and host roles, and renders every step of a
 // call into the panes. All JSON shown comes from the package (through the two roles); this file
 // only lays it out.
-import { coreVersion, protocolVersions } from "mcp-outputs";
+import { coreVersion, protocolVersions, setValidator } from "mcp-outputs";
 import { DemoServer, SERVER_BEHAVIOURS } from "./server.js";
 import { APPS_EXTENSION, DemoHost } from "./host.js";
 import { mountView } from "./view-bridge.js";
+import { validator } from "./validator.js";
+
+// The package's default build: structured payloads are validated by the page's own validator.
+setValidator(validator);
 
 const $ = (selector) => document.querySelector(selector);
 const pane = (name) => $(`[data-pane="${name}"]`);

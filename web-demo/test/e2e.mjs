@@ -648,6 +648,23 @@ test("malformed declarations and tool outputs get typed errors, never a broken p
   assert.equal(s.rpcError.code, "empty-assistant-content");
 });
 
+test("the page runs the package's default build, payloads validated by its own validator (@cfworker/json-schema)", async () => {
+  const loaded = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
+  assert.ok(loaded.includes("/pkg/wasm/core/mcp_outputs_js_bg.wasm"), `the default wasm: ${loaded.join(" ")}`);
+  assert.ok(!loaded.some((path) => path.includes("/wasm/full/")), "not the full build");
+  assert.ok(loaded.includes("/vendor/cfworker-json-schema/index.js"), "the page's validator");
+  // A structured output that breaks its schema is the server's own fault: the validator ran.
+  await setup({ tool: "refresh_dashboard", apps: true, mode: "apps" });
+  await edit({ produced: { outputs: [
+    { audience: "assistant", format: "content", content: [{ type: "text", text: "refreshed" }] },
+    { audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { datasetVersion: 7 } },
+  ] } });
+  const s = await snapshot();
+  assert.deepEqual(s.rpcError, { code: "schema-violation", rpc: -32603 });
+  const message = await page.evaluate(() => document.querySelector('[data-role="rpc-error"]').textContent);
+  assert.match(message, /Instance type "number" is invalid/, "cfworker's own words");
+});
+
 test("an editor holding text that is not JSON is reported, and nothing is sent", async () => {
   const before = await runs();
   await page.fill("#produced", "{ not json");
