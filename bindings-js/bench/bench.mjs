@@ -1,13 +1,17 @@
-// `make bench` (bench-js): P-JS-1..4, each side measured in the same run, printed as
-// `bench <ID> <size>: <ratio>x`, then the memory-flatness benches (1,000,000 check calls; then
-// 1,000,000 calls through every error path, issue 12). BENCH_ONLY=P-JS-3 (a comma-separated
-// list of ids, `memory` for the memory benches) runs only those.
-// Format checking is off on both sides (the core treats `format` as an annotation; ajv gets
-// `validateFormats: false`).
+// `make bench` (bench-js): P-JS-1..5, each side measured in the same run, printed as
+// `bench <ID> <case>: <ratio>x`, then the memory-flatness benches of each flavour (1,000,000
+// check calls; then 1,000,000 calls through every error path, issue 12). BENCH_ONLY=P-JS-3 (a
+// comma-separated list of ids, `memory` for the memory benches) runs only those.
+// The default build (`mcp-outputs`) validates with Ajv here, the very Ajv instance the
+// comparison runs alone; `-full` lines are the full build (`mcp-outputs/full`). Format checking
+// is off on both sides (the core treats `format` as an annotation).
 import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import Ajv from "ajv";
-import * as mcp from "../npm/node.js";
+import Ajv from "ajv/dist/2020.js";
+import * as core from "../npm/node.js";
+import * as full from "../npm/full-node.js";
 import { BENCH_TOOL, REQUESTED, RESULT_SCHEMA, payload, toolsList } from "./fixtures.mjs";
 import { errorPaths } from "../test/error-paths.mjs";
 
@@ -53,44 +57,68 @@ function ratio(ours, theirs) {
 
 const fmt = (r) => `${(r.ours / r.theirs).toFixed(2)}x (${(r.ours / 1000).toFixed(1)} µs vs ${(r.theirs / 1000).toFixed(1)} µs)`;
 
-const conn = new mcp.Connection();
-const server = mcp.declareTool(BENCH_TOOL);
-const host = mcp.acceptTool(server.advertise(conn), conn);
-const requestedText = JSON.stringify(REQUESTED);
-const ajv = new Ajv({ validateFormats: false, strict: false, allErrors: false });
+const ajvOptions = { validateFormats: false, strict: false, allErrors: false };
+const ajv = new Ajv(ajvOptions);
 const ajvValidate = ajv.compile(RESULT_SCHEMA);
+/** The TypeScript SDKs' validator shape over an Ajv instance (what an SDK passes in). */
+const ajvProvider = (instance) => ({
+  getValidator(schema) {
+    const validate = instance.compile(schema);
+    return (input) =>
+      validate(input)
+        ? { valid: true, data: input, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: instance.errorsText(validate.errors) };
+  },
+});
+core.setValidator(ajvProvider(ajv));
+
+/** A host and a server of the bench tool, on one flavour's entry. */
+function roles(mcp) {
+  const conn = new mcp.Connection();
+  const server = mcp.declareTool(BENCH_TOOL);
+  return { conn, server, host: mcp.acceptTool(server.advertise(conn), conn) };
+}
+const flavours = [
+  ["", core, roles(core)],
+  ["-full", full, roles(full)],
+];
+const requestedText = JSON.stringify(REQUESTED);
 
 function attempt(fn) {
   try {
     fn();
   } catch (e) {
-    if (!(e instanceof mcp.McpOutputsError)) throw e;
+    if (!(e instanceof core.McpOutputsError)) throw e;
   }
 }
 
 // P-JS-1: raw-text check + route (`routeText` checks, then routes) vs JSON.parse of the text.
-for (const [label, bytes] of runs("P-JS-1") ? SIZES : []) {
-  for (const valid of [true, false]) {
-    const text = JSON.stringify(payload(bytes, valid));
-    const r = ratio(
-      () => attempt(() => host.routeText(requestedText, text)),
-      () => JSON.parse(text),
-    );
-    console.log(`bench P-JS-1 ${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+for (const [flavour, , { host }] of flavours) {
+  for (const [label, bytes] of runs("P-JS-1") ? SIZES : []) {
+    for (const valid of [true, false]) {
+      const text = JSON.stringify(payload(bytes, valid));
+      const r = ratio(
+        () => attempt(() => host.routeText(requestedText, text)),
+        () => JSON.parse(text),
+      );
+      console.log(`bench P-JS-1${flavour} ${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+    }
   }
 }
 
-// P-JS-2: JS-object check + route vs ajv validate alone (schema compiled once).
-for (const [label, bytes] of runs("P-JS-2") ? SIZES : []) {
-  for (const valid of [true, false]) {
-    const result = payload(bytes, valid);
-    const value = result.outputs[0].structuredContent;
-    if (ajvValidate(value) !== valid) throw new Error("ajv disagrees with the payload's validity");
-    const r = ratio(
-      () => attempt(() => host.route(REQUESTED, result)),
-      () => ajvValidate(value),
-    );
-    console.log(`bench P-JS-2 ${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+// P-JS-2: JS-object check + route vs Ajv validate alone (schema compiled once).
+for (const [flavour, , { host }] of flavours) {
+  for (const [label, bytes] of runs("P-JS-2") ? SIZES : []) {
+    for (const valid of [true, false]) {
+      const result = payload(bytes, valid);
+      const value = result.outputs[0].structuredContent;
+      if (ajvValidate(value) !== valid) throw new Error("ajv disagrees with the payload's validity");
+      const r = ratio(
+        () => attempt(() => host.route(REQUESTED, result)),
+        () => ajvValidate(value),
+      );
+      console.log(`bench P-JS-2${flavour} ${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+    }
   }
 }
 
@@ -100,7 +128,8 @@ for (const [label, bytes] of runs("P-JS-2") ? SIZES : []) {
 // cached by schema text); "repeat" accepts or declares the same list again (a new session, or
 // a host accepting the same tools/list again). Accepting checks each schema and leaves its
 // compilation to the first check that needs it.
-if (runs("P-JS-3")) {
+for (const [flavour, mcp] of runs("P-JS-3") ? flavours : []) {
+  const conn = new mcp.Connection();
   const tools = toolsList();
   const schemas = tools.flatMap((t) => t.outputVariants.filter((v) => v.schema).map((v) => v.schema));
   const kb = schemas.map((s) => JSON.stringify(s).length / 1024);
@@ -108,7 +137,7 @@ if (runs("P-JS-3")) {
   const acceptAll = () => mcp.discoverTools(list, conn).tools.forEach((t) => t.free());
   const declareAll = () => tools.forEach((t) => mcp.declareTool(t).free());
   const ajvAll = () => {
-    const fresh = new Ajv({ validateFormats: false, strict: false, allErrors: false });
+    const fresh = new Ajv(ajvOptions);
     schemas.forEach((s) => fresh.compile(s));
   };
   const time = (fn) => {
@@ -123,23 +152,55 @@ if (runs("P-JS-3")) {
   const declareRepeat = ratio(declareAll, ajvAll);
   const cold = (ours) => `${(ours / ajvCold).toFixed(2)}x (${(ours / 1e6).toFixed(1)} ms vs ${(ajvCold / 1e6).toFixed(1)} ms`;
   console.log(
-    `bench P-JS-3 117-tools-cold: ${cold(acceptCold)}; ${schemas.length} schemas of ` +
+    `bench P-JS-3${flavour} 117-tools-cold: ${cold(acceptCold)}; ${schemas.length} schemas of ` +
       `${Math.min(...kb).toFixed(1)}-${Math.max(...kb).toFixed(1)} KB)\n` +
-      `bench P-JS-3 117-tools-repeat: ${fmt(acceptRepeat)}\n` +
-      `bench P-JS-3 117-tools-declare-cold: ${cold(declareCold)})\n` +
-      `bench P-JS-3 117-tools-declare-repeat: ${fmt(declareRepeat)}`,
+      `bench P-JS-3${flavour} 117-tools-repeat: ${fmt(acceptRepeat)}\n` +
+      `bench P-JS-3${flavour} 117-tools-declare-cold: ${cold(declareCold)})\n` +
+      `bench P-JS-3${flavour} 117-tools-declare-repeat: ${fmt(declareRepeat)}`,
   );
 }
 
-// P-JS-4: .wasm gzip size.
-for (const entry of runs("P-JS-4") ? ["web", "node"] : []) {
+// P-JS-4: .wasm gzip size of each flavour.
+for (const entry of runs("P-JS-4") ? ["core", "full"] : []) {
   const bytes = readFileSync(new URL(`../npm/wasm/${entry}/mcp_outputs_js_bg.wasm`, import.meta.url));
   const gz = gzipSync(bytes, { level: 9 }).length;
   console.log(`bench P-JS-4 ${entry}.wasm: ${(gz / 1024).toFixed(0)} KB gzip (${(bytes.length / 1024).toFixed(0)} KB raw)`);
 }
 
-// Memory: 1,000,000 check calls keep WebAssembly.Memory flat once warm.
-if (runs("memory")) {
+// P-JS-5: a new Node process that imports the package, declares one tool and routes one result
+// (the default build, Ajv as its validator), vs a new process that imports Ajv, compiles the
+// same schema and validates the same payload. Wall time per process, the best of several runs
+// of each, interleaved.
+if (runs("P-JS-5")) {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const fixtures = JSON.stringify({ tool: BENCH_TOOL, requested: REQUESTED, result: payload(512, true) });
+  const ours = `import Ajv from "ajv/dist/2020.js"; import * as m from "../npm/node.js";
+const f = ${fixtures}; const ajv = new Ajv({ strict: false, validateFormats: false });
+m.setValidator({ getValidator: (s) => { const v = ajv.compile(s); return (i) => v(i) ? { valid: true, data: i } : { valid: false, errorMessage: "x" }; } });
+const conn = new m.Connection(); const server = m.declareTool(f.tool);
+const host = m.acceptTool(server.advertise(conn), conn);
+if (host.route(f.requested, f.result).programmatic.length !== 1) process.exit(1);`;
+  const theirs = `import Ajv from "ajv/dist/2020.js"; const f = ${fixtures};
+const ajv = new Ajv({ strict: false, validateFormats: false });
+const schema = f.tool.outputVariants.find((v) => v.audience === "programmatic").schema;
+if (!ajv.compile(schema)(f.result.outputs[0].structuredContent)) process.exit(1);`;
+  const spawn = (source) => {
+    const t = process.hrtime.bigint();
+    execFileSync(process.execPath, ["--input-type=module", "-e", source], { cwd: here });
+    return Number(process.hrtime.bigint() - t);
+  };
+  const a = [];
+  const b = [];
+  for (let i = 0; i < (quick ? 3 : 7); i++) {
+    a.push(spawn(ours));
+    b.push(spawn(theirs));
+  }
+  const r = { ours: Math.min(...a), theirs: Math.min(...b) };
+  console.log(`bench P-JS-5 cold-start: ${(r.ours / r.theirs).toFixed(2)}x (${(r.ours / 1e6).toFixed(0)} ms vs ${(r.theirs / 1e6).toFixed(0)} ms)`);
+}
+
+// Memory: 1,000,000 check calls keep WebAssembly.Memory flat once warm (each flavour).
+for (const [flavour, mcp, { host }] of runs("memory") ? flavours : []) {
   const good = payload(512, true);
   const bad = payload(512, false);
   const goodText = JSON.stringify(good);
@@ -157,7 +218,7 @@ if (runs("memory")) {
   round(calls);
   const after = mcp.wasmMemoryBytes();
   console.log(
-    `bench memory ${calls} checks: ${(warm / 1048576).toFixed(1)} MiB warm -> ${(after / 1048576).toFixed(1)} MiB after (${after === warm ? "flat" : "GREW"})`,
+    `bench memory${flavour} ${calls} checks: ${(warm / 1048576).toFixed(1)} MiB warm -> ${(after / 1048576).toFixed(1)} MiB after (${after === warm ? "flat" : "GREW"})`,
   );
   if (after !== warm) process.exitCode = 1;
 }
@@ -165,7 +226,7 @@ if (runs("memory")) {
 // Memory over the error paths (issue 12): 1,000,000 calls cycling through every kind of error
 // (malformed text, limit errors in the core and in the JS walk, schema violations, thrown
 // getters, NaN, misuse), a successful check after each, keep WebAssembly.Memory flat.
-if (runs("memory")) {
+for (const [flavour, mcp] of runs("memory") ? flavours : []) {
   const { paths, run } = errorPaths(mcp);
   const calls = quick ? 100_000 : 1_000_000;
   run(paths.length * 500);
@@ -176,7 +237,7 @@ if (runs("memory")) {
   const took = Number(process.hrtime.bigint() - t) / 1e9;
   const after = mcp.wasmMemoryBytes();
   console.log(
-    `bench memory ${calls} error-path calls (${paths.length} paths, ${took.toFixed(1)} s): ` +
+    `bench memory${flavour} ${calls} error-path calls (${paths.length} paths, ${took.toFixed(1)} s): ` +
       `${(warm / 1048576).toFixed(1)} MiB warm -> ${(after / 1048576).toFixed(1)} MiB after (${after === warm ? "flat" : "GREW"})`,
   );
   if (after !== warm) process.exitCode = 1;

@@ -96,17 +96,123 @@ function resolve(value, key) {
   return value;
 }
 
+// ---- Payloads held in JavaScript (default build) ----------------------------------------------
+//
+// The core reads envelopes; a structured payload stays the caller's object. The serialiser
+// writes `tag + slot` in the place of each payload at the positions the core names
+// (`payloadPositions`), after measuring it under the same limits as if it were written
+// (`measure`); the core asks this layer to validate it (the host's `validatePayload`), whether
+// it is an object and whether it has strings (flags), and for its text (the legacy mirror). A
+// payload that is not plain JSON data (a toJSON, a boxed primitive, a member JSON would drop, a
+// non-plain prototype, a number JSON cannot hold, anything over a limit) is written as before,
+// so that its faults are reported exactly as before.
+
+// Strings whose JSON text is not `"` + the string + `"`.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quotedLength = (s) => (NEEDS_ESCAPE.test(s) ? quote(s).length : s.length + 2);
+
+/**
+ * The length of `root`'s JSON text (UTF-16 code units, as the serialiser counts) and whether it
+ * has a string or a member name, when it is plain JSON data within `limits` (`depth`: the number
+ * of containers around it) and `budget`; `null` otherwise.
+ */
+function measure(root, depth, limits, budget) {
+  const { maxDepth, maxArrayLen, maxObjectLen } = limits;
+  const values = [root];
+  const depths = [depth + 1];
+  let size = 0;
+  let subjects = false;
+  while (values.length > 0) {
+    const v = values.pop();
+    const d = depths.pop();
+    switch (typeof v) {
+      case "string":
+        if (v.length + 2 > budget - size) return null;
+        size += quotedLength(v);
+        subjects = true;
+        break;
+      case "number":
+        if (!Number.isFinite(v)) return null;
+        size += String(v).length;
+        break;
+      case "boolean":
+        size += v ? 4 : 5;
+        break;
+      case "object": {
+        if (v === null) {
+          size += 4;
+          break;
+        }
+        if (d > maxDepth) return null;
+        if (Array.isArray(v)) {
+          if (Object.getPrototypeOf(v) !== Array.prototype) return null;
+          const n = v.length;
+          if (n > maxArrayLen) return null;
+          size += n > 0 ? n + 1 : 2;
+          for (let i = n - 1; i >= 0; i--) {
+            const item = v[i];
+            if (item === undefined) return null;
+            values.push(item);
+            depths.push(d + 1);
+          }
+        } else {
+          const proto = Object.getPrototypeOf(v);
+          if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return null;
+          const keys = Object.keys(v);
+          const n = keys.length;
+          if (n > maxObjectLen) return null;
+          size += n > 0 ? n + 1 : 2;
+          if (n > 0) subjects = true;
+          for (let i = 0; i < n; i++) {
+            const key = keys[i];
+            const item = v[key];
+            const kind = typeof item;
+            if (item === undefined || kind === "function" || kind === "symbol" || kind === "bigint") return null;
+            size += quotedLength(key) + 1;
+            values.push(item);
+            depths.push(d + 1);
+          }
+        }
+        break;
+      }
+      default:
+        return null;
+    }
+    if (size > budget) return null;
+  }
+  return { size, subjects };
+}
+
+/** Whether the member `key` being written (inside the open containers of `stack`) sits at one
+ * of `positions` (steps: member names, `"*"` for any element). */
+function atPosition(stack, key, positions) {
+  for (const steps of positions) {
+    if (steps.length !== stack.length || steps[steps.length - 1] !== key) continue;
+    let i = 0;
+    for (; i < stack.length - 1; i++) {
+      const f = stack[i];
+      const step = steps[i];
+      if (f.keys === null ? step !== "*" : step !== f.keys[f.i - 1]) break;
+    }
+    if (i === stack.length - 1) return true;
+  }
+  return false;
+}
+
 /**
  * `value` as JSON text under `limits` (`{maxBytes, maxDepth, maxArrayLen, maxObjectLen}`).
  * With `spans`, the offsets of each element of the top-level `outputs` array are recorded
  * there (`spans.start[i]`, `spans.end[i]`), so that a route can hand back exactly the text
- * that was checked.
+ * that was checked. With `held` (`{positions, tag, payloads, flags, extra}`), the payloads at
+ * `positions` are held rather than written (see above): `extra` counts their length.
  */
-function serialize(root, what, limits, spans = null) {
+function serialize(root, what, limits, spans = null, held = null) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   const stack = [];
   let out = "";
+  // The length of the held payloads' text, counted against maxBytes with `out`'s.
+  let extra = 0;
   // The path of the value being written; with `container`, of the array or object around it.
   const fail = (code, message, container = false) => {
     throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(container ? stack.slice(0, -1) : stack));
@@ -117,7 +223,7 @@ function serialize(root, what, limits, spans = null) {
   const write = (value, outputs) => {
     switch (typeof value) {
       case "string":
-        if (out.length + value.length + 2 > maxBytes) overBytes();
+        if (out.length + extra + value.length + 2 > maxBytes) overBytes();
         out += quote(value);
         break;
       case "number":
@@ -160,7 +266,7 @@ function serialize(root, what, limits, spans = null) {
       default:
         return false;
     }
-    if (out.length > maxBytes) overBytes();
+    if (out.length + extra > maxBytes) overBytes();
     return true;
   };
 
@@ -183,8 +289,19 @@ function serialize(root, what, limits, spans = null) {
           const value = resolve(f.v[key], key);
           if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
           if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
-          if (out.length + key.length + 3 > maxBytes) overBytes();
+          if (out.length + extra + key.length + 3 > maxBytes) overBytes();
           out += (f.count > 1 ? "," : "") + quote(key) + ":";
+          if (held !== null && atPosition(stack, key, held.positions)) {
+            const plain = measure(value, stack.length, limits, maxBytes - out.length - extra);
+            if (plain !== null && held.payloads.length < MAX_HELD) {
+              const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+              out += String(held.tag + held.payloads.length);
+              held.payloads.push(value);
+              held.flags.push((isObject ? 1 : 0) | (plain.subjects ? 2 : 0));
+              extra += plain.size;
+              continue;
+            }
+          }
           write(value, spans !== null && stack.length === 1 && key === "outputs");
         }
       } else {
@@ -198,8 +315,12 @@ function serialize(root, what, limits, spans = null) {
     const message = e instanceof Error ? e.message : String(e);
     throw malformed(`${what}: not representable as JSON: ${cut(message)}`, pointerOf(stack), e);
   }
+  if (held !== null) held.extra = extra;
   return out;
 }
+
+// How many payloads one call may hold (the placeholder's low bits: src/lib.rs, `SLOT_BITS`).
+const MAX_HELD = 2 ** 20;
 
 // JSON text given as such: refused in JavaScript when even its UTF-16 length is over the
 // limit, so that a huge string is never copied into the wasm memory (which never shrinks).
@@ -253,7 +374,7 @@ const isProvider = (v) => v !== null && typeof v === "object" && typeof v.getVal
 // then sends a schema again when it next needs it.
 const MAX_BUILT = 4096;
 
-function schemaHost(activeProvider) {
+function schemaHost(activeProvider, heldPayloads) {
   const built = new WeakMap();
   const builtBy = (provider) => {
     let map = built.get(provider);
@@ -286,12 +407,21 @@ function schemaHost(activeProvider) {
       return undefined;
     },
     validate(id, instanceText) {
+      return this.validateValue(id, () => JSON.parse(instanceText));
+    },
+    validatePayload(id, slot) {
+      return this.validateValue(id, () => heldPayloads()[slot]);
+    },
+    payloadText(slot) {
+      return JSON.stringify(heldPayloads()[slot]);
+    },
+    validateValue(id, instance) {
       const provider = activeProvider();
       const validate = provider === null ? undefined : builtBy(provider).get(id);
       if (validate === undefined) return { unknown: true };
       let answer;
       try {
-        answer = validate(JSON.parse(instanceText));
+        answer = validate(instance());
       } catch (e) {
         // A validator that recurses per level (cfworker) runs out of stack on deep values that
         // the limits allow: a resource limit, not a fault of the value.
@@ -315,7 +445,9 @@ export function bind(load) {
   // The provider of the call in progress (default build), and the one `setValidator` gave.
   let active = null;
   let defaultProvider = null;
-  const host = schemaHost(() => active);
+  // The payloads the call in progress holds (default build).
+  let held = null;
+  const host = schemaHost(() => active, () => held);
   const start = () => {
     const fresh = load();
     if (typeof fresh.raw.setSchemaHost === "function") fresh.raw.setSchemaHost(host);
@@ -326,6 +458,42 @@ export function bind(load) {
   const codes = Object.freeze(parse(engine.raw.errorCodes()));
   const defaultLimits = Object.freeze(parse(engine.raw.limitsOf(undefined)));
   const hasValidator = engine.raw.hasValidator();
+  // Where the core says payloads sit, and this instance's placeholder tag: a random multiple of
+  // 2^20 in [2^52, 2^53), so that `tag + slot` is an exact integer in JavaScript and in Rust.
+  const positions = parse(engine.raw.payloadPositions());
+  const TAG = 2 ** 52 + Math.floor(Math.random() * 2 ** 32) * 2 ** 20;
+
+  /**
+   * `value` as an envelope holding its payloads (default build): `{text, held}`; `held` is
+   * `null` when nothing was held (`text` is then the whole value's). `null` when the value is
+   * within a factor of 3 of maxBytes: the exact UTF-8 size is then the core's to count, on the
+   * whole text.
+   */
+  function envelope(value, what, limits, which, spans = null) {
+    if (hasValidator) return null;
+    const hold = { positions: positions[which], tag: TAG, payloads: [], flags: [], extra: 0 };
+    const text = serialize(value, what, limits, spans, hold);
+    if (hold.payloads.length === 0) return { text, held: null };
+    if ((text.length + hold.extra) * 3 > Math.min(limits.maxBytes, MAX_JS_STRING)) return null;
+    return { text, held: hold };
+  }
+
+  // Runs `fn` with `hold`'s payloads answering the core's questions.
+  function holding(hold, fn) {
+    const outer = held;
+    held = hold.payloads;
+    try {
+      return fn();
+    } finally {
+      held = outer;
+    }
+  }
+
+  // JSON text of the core with each placeholder of `hold` read as the caller's own payload.
+  function parseHeld(text, hold) {
+    const end = TAG + hold.payloads.length;
+    return JSON.parse(text, (_, v) => (typeof v === "number" && v >= TAG && v < end ? hold.payloads[v - TAG] : v));
+  }
 
   // A `validator` option: a provider in the default build; the full build takes none.
   function providerOption(value) {
@@ -562,7 +730,15 @@ export function bind(load) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
-      const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
+      const env = this._produced(c, reqText, () => envelope(produced, "produced", c._limits, "produced"));
+      if (env !== null && env.held !== null) {
+        // The result carries the caller's own payload objects.
+        const { text, held: hold } = env;
+        const flags = Uint8Array.from(hold.flags);
+        const answer = this._call(() => holding(hold, () => this._handle().respondHeld(c._handle(), reqText, text, TAG, flags)));
+        return parseHeld(answer, hold);
+      }
+      const producedText = env !== null ? env.text : this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
       return parse(this._call(() => this._handle().respond(c._handle(), reqText, producedText)));
     }
     // The produced outputs as text; when they cannot be read (missing, not JSON, over a limit)
@@ -633,8 +809,14 @@ export function bind(load) {
     check(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const resultText = serialize(result, "result", this._limits);
+      const env = envelope(result, "result", this._limits, "result");
       const rule = legacyRule(options, this._limits);
+      if (env !== null && env.held !== null) {
+        const { text, held: hold } = env;
+        const flags = Uint8Array.from(hold.flags);
+        return parse(this._call(() => holding(hold, () => this._handle().checkHeld(reqText, text, rule, TAG, flags))));
+      }
+      const resultText = env === null ? serialize(result, "result", this._limits) : env.text;
       return parse(this._call(() => this._handle().check(reqText, resultText, rule)));
     }
     /** `check` over the wire bytes (JSON text). */
@@ -653,11 +835,24 @@ export function bind(load) {
     route(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const spans = { start: [], end: [] };
-      const resultText = serialize(result, "result", this._limits, spans);
+      let spans = { start: [], end: [] };
+      const env = envelope(result, "result", this._limits, "result", spans);
       const rule = legacyRule(options, this._limits);
-      const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
       const parsed = [];
+      if (env !== null && env.held !== null) {
+        // Each routed output is read back from the envelope that was checked, its payload the
+        // caller's own object (the one that was validated).
+        const { text, held: hold } = env;
+        const flags = Uint8Array.from(hold.flags);
+        const answer = this._call(() => holding(hold, () => this._handle().routeHeld(reqText, text, rule, TAG, flags)));
+        return withOutputs(parseHeld(answer, hold), (i) => (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)));
+      }
+      let resultText = env?.text;
+      if (env === null) {
+        spans = { start: [], end: [] };
+        resultText = serialize(result, "result", this._limits, spans);
+      }
+      const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
       return withOutputs(indexed, (i) => (parsed[i] ??= parse(resultText.slice(spans.start[i], spans.end[i]))));
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
@@ -702,6 +897,48 @@ export function bind(load) {
     compiled._limits = lib.limits;
     return compiled;
   }
+
+  // A hidden hook for the tests of issue 11: from now on, counts what the current instance is
+  // given by every method of its handles and every module function (string lengths, byte
+  // arrays), and the payload text it asks back (the legacy mirror). Symbol-keyed, like the next.
+  Object.defineProperty(Connection, Symbol.for("mcp-outputs.countCrossingForTest"), {
+    value: () => {
+      const counter = { chars: 0 };
+      const count = (args) => {
+        for (const a of args) {
+          if (typeof a === "string") counter.chars += a.length;
+          else if (a instanceof Uint8Array) counter.chars += a.length;
+        }
+      };
+      const wrap = (target, name) => {
+        // Methods only (a getter read on a prototype would call into the wasm without a handle).
+        const fn = Object.getOwnPropertyDescriptor(target, name)?.value;
+        if (typeof fn !== "function" || name === "constructor" || name === "free") return;
+        target[name] = function (...args) {
+          count(args);
+          return fn.apply(this, args);
+        };
+      };
+      const raw = engine.raw;
+      for (const key of Object.keys(raw)) {
+        const value = raw[key];
+        if (typeof value !== "function") continue;
+        if (/^Raw/.test(key)) {
+          for (const name of Object.getOwnPropertyNames(value.prototype)) wrap(value.prototype, name);
+          for (const name of Object.getOwnPropertyNames(value)) if (!["length", "name", "prototype"].includes(name)) wrap(value, name);
+        } else if (!["createModule", "initSync", "default", "__wbg_module"].includes(key)) {
+          wrap(raw, key);
+        }
+      }
+      const payloadText = host.payloadText;
+      host.payloadText = (slot) => {
+        const text = payloadText(slot);
+        counter.chars += text.length;
+        return text;
+      };
+      return counter;
+    },
+  });
 
   // A hidden hook for the tests of R-3: makes the engine trap (a Rust panic) through the same
   // path every call takes. Symbol-keyed: in no export list and no typing.

@@ -84,6 +84,15 @@ mod host {
         /// `{error: [code, message]}` when the validator threw.
         #[wasm_bindgen(method)]
         fn validate(this: &JsSchemaHost, id: f64, instance: &str) -> JsValue;
+
+        /// [`JsSchemaHost::validate`] for the payload the JavaScript layer holds in `slot` of
+        /// the call in progress (it never crosses into the wasm).
+        #[wasm_bindgen(method, js_name = validatePayload)]
+        fn validate_payload(this: &JsSchemaHost, id: f64, slot: u32) -> JsValue;
+
+        /// The held payload of `slot` as `JSON.stringify` writes it (the legacy mirror).
+        #[wasm_bindgen(method, js_name = payloadText)]
+        fn payload_text(this: &JsSchemaHost, slot: u32) -> String;
     }
 
     thread_local! {
@@ -102,10 +111,94 @@ mod host {
         }
     }
 
-    struct Js(JsSchemaHost);
+    pub(crate) struct Js(JsSchemaHost);
 
     fn field(value: &JsValue, name: &str) -> JsValue {
         js_sys::Reflect::get(value, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// A schema id as a JavaScript number: ids count up from 1 and stay far below 2^53.
+    #[allow(clippy::cast_precision_loss)]
+    fn id_of(schema: &CompiledSchema) -> f64 {
+        schema.id() as f64
+    }
+
+    /// The host's answer to a validation: asked again once the schema is built when the host
+    /// did not know it (its cache is bounded, and another validator may be in force).
+    fn answered(
+        schema: &CompiledSchema,
+        host: &Js,
+        ask: impl Fn() -> JsValue,
+    ) -> mcp_outputs::Result<Option<Violation>> {
+        let mut answer = ask();
+        if field(&answer, "unknown").is_truthy() {
+            host.build(schema).map_err(|why| Error::new(ErrorCode::InvalidSchema, schema.path(), why))?;
+            answer = ask();
+        }
+        let error = field(&answer, "error");
+        if !error.is_undefined() {
+            let parts = js_sys::Array::from(&error);
+            let code = parts.get(0).as_string().and_then(|c| ErrorCode::parse(&c)).unwrap_or(ErrorCode::Malformed);
+            return Err(Error::new(code, "", parts.get(1).as_string().unwrap_or_default()));
+        }
+        Ok(field(&answer, "detail")
+            .as_string()
+            .map(|detail| Violation { detail, at: field(&answer, "at").as_string().unwrap_or_default() }))
+    }
+
+    /// The structured payloads the JavaScript layer holds for one call (default build): the
+    /// envelope it sends has `tag + slot` in each one's place; `flags[slot]` says whether the
+    /// payload is an object (bit 0) and whether it has strings or member names (bit 1).
+    #[derive(Debug)]
+    pub struct Held {
+        pub tag: u64,
+        pub flags: Vec<u8>,
+    }
+
+    /// How many payloads one call may hold (the placeholder's low bits).
+    pub const SLOT_BITS: u32 = 20;
+
+    impl Held {
+        fn slot(&self, value: &Value) -> Option<u32> {
+            let n = value.as_u64()?;
+            let slot = n.checked_sub(self.tag).filter(|s| *s < (1 << SLOT_BITS))?;
+            let slot = u32::try_from(slot).ok()?;
+            (usize::try_from(slot).ok()? < self.flags.len()).then_some(slot)
+        }
+
+        fn flags(&self, slot: u32) -> u8 {
+            usize::try_from(slot).ok().and_then(|i| self.flags.get(i)).copied().unwrap_or(0)
+        }
+    }
+
+    impl mcp_outputs::payload::Payloads for Held {
+        fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> mcp_outputs::Result<()> {
+            let Some(slot) = self.slot(value) else {
+                return schema.validate(value, path, what);
+            };
+            let host = HOST
+                .with(|h| h.borrow().clone())
+                .ok_or_else(|| Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host"))?;
+            schema.build()?;
+            schema.check_regex_work(self.flags(slot) & 2 != 0, path)?;
+            let violation = answered(schema, &host, || host.0.validate_payload(id_of(schema), slot))
+                .map_err(|e| Error::new(e.code(), path, e.message()))?;
+            schema.judged(violation, path, what)
+        }
+
+        fn is_object(&self, value: &Value) -> bool {
+            match self.slot(value) {
+                Some(slot) => self.flags(slot) & 1 != 0,
+                None => value.is_object(),
+            }
+        }
+
+        fn stringify(&self, value: &Value) -> mcp_outputs::Result<String> {
+            match (self.slot(value), HOST.with(|h| h.borrow().clone())) {
+                (Some(slot), Some(host)) => Ok(host.0.payload_text(slot)),
+                _ => Ok(mcp_outputs::jsontext::stringify(value)),
+            }
+        }
     }
 
     impl SchemaHost for Js {
@@ -114,33 +207,15 @@ mod host {
         }
 
         fn build(&self, schema: &CompiledSchema) -> Result<(), String> {
-            // Ids count up from 1 and stay far below 2^53: exact as a JavaScript number.
-            #[allow(clippy::cast_precision_loss)]
-            let id = schema.id() as f64;
-            match self.0.build(id, &schema.source().to_string(), schema.dialect().uri()) {
+            match self.0.build(id_of(schema), &schema.source().to_string(), schema.dialect().uri()) {
                 None => Ok(()),
                 Some(why) => Err(why),
             }
         }
 
         fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
-            #[allow(clippy::cast_precision_loss)]
-            let id = schema.id() as f64;
             let text = instance.to_string();
-            let mut answer = self.0.validate(id, &text);
-            if field(&answer, "unknown").is_truthy() {
-                self.build(schema).map_err(|why| Error::new(ErrorCode::InvalidSchema, schema.path(), why))?;
-                answer = self.0.validate(id, &text);
-            }
-            let error = field(&answer, "error");
-            if !error.is_undefined() {
-                let parts = js_sys::Array::from(&error);
-                let code = parts.get(0).as_string().and_then(|c| ErrorCode::parse(&c)).unwrap_or(ErrorCode::Malformed);
-                return Err(Error::new(code, "", parts.get(1).as_string().unwrap_or_default()));
-            }
-            Ok(field(&answer, "detail")
-                .as_string()
-                .map(|detail| Violation { detail, at: field(&answer, "at").as_string().unwrap_or_default() }))
+            answered(schema, self, || self.0.validate(id_of(schema), &text))
         }
     }
 }
@@ -358,6 +433,36 @@ impl RawServerTool {
         lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
     }
 
+    /// `respond` of produced outputs whose structured payloads the JavaScript layer holds
+    /// (default build): `envelope` is their JSON text with `tag + slot` in each payload's place
+    /// (`flags` per slot: see `Held`); the answer has the same placeholders where it carries
+    /// the payloads, for the JavaScript layer to put its own objects back.
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = respondHeld)]
+    pub fn respond_held(
+        &self,
+        conn: &RawConnection,
+        requested: Option<String>,
+        envelope: String,
+        tag: f64,
+        flags: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            let conn = &conn.inner;
+            let limits = conn.limits();
+            let requested = requested
+                .map(|t| limits.parse_text(&t, "requestedOutputs"))
+                .transpose()
+                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INVALID_PARAMS))?;
+            let produced = limits
+                .parse_text(&envelope, "produced")
+                .map_err(|e| self.inner.respond_unread_json(conn, requested.as_ref(), e))?;
+            let held = host::Held { tag: held_tag(tag), flags };
+            let payloads = mcp_outputs::Produced::with_payloads(&produced, &held);
+            Ok(self.inner.respond(conn, requested.as_ref(), payloads)?.to_string())
+        })
+    }
+
     /// The error of a respond whose produced outputs JavaScript could not serialise
     /// (`code`/`message`/`path`): the core puts the request's own faults first.
     #[wasm_bindgen(js_name = respondUnread)]
@@ -478,6 +583,47 @@ impl RawReceivedTool {
         })
     }
 
+    /// `check` of a result whose structured payloads the JavaScript layer holds (default build;
+    /// see `RawServerTool::respond_held`).
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = checkHeld)]
+    pub fn check_held(
+        &self,
+        requested: Option<String>,
+        envelope: String,
+        legacy_structured: Option<String>,
+        tag: f64,
+        flags: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            let (requested, result) = self.read_held(requested, &envelope, legacy_structured.as_deref())?;
+            let held = host::Held { tag: held_tag(tag), flags };
+            Ok(self.inner.check_in(requested.as_ref(), &result, &held)?.to_json().to_string())
+        })
+    }
+
+    /// `route` of a result whose structured payloads the JavaScript layer holds (default build):
+    /// routed outputs by their index in `result.outputs`, as `route` gives them; the View and
+    /// legacy structured outputs carry the placeholders.
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = routeHeld)]
+    pub fn route_held(
+        &self,
+        requested: Option<String>,
+        envelope: String,
+        legacy_structured: Option<String>,
+        tag: f64,
+        flags: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            let (requested, result) = self.read_held(requested, &envelope, None)?;
+            let held = host::Held { tag: held_tag(tag), flags };
+            let route = self.inner.route_with_in(requested.as_ref(), rule.as_ref(), &result, &held)?;
+            Ok(route.to_json_indexed(&result).to_string())
+        })
+    }
+
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed
     /// output of `result.outputs` given as its index there (`Route::to_json_indexed`): the
     /// JavaScript layer puts the caller's own output objects in their place, so outputs never
@@ -491,6 +637,63 @@ impl RawReceivedTool {
     ) -> JsResult<String> {
         lift(|| self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
     }
+}
+
+#[cfg(not(feature = "full"))]
+impl RawReceivedTool {
+    /// The requested outputs and the envelope of a held call, read as the text paths read them
+    /// (the legacy rule, when given, validated first).
+    fn read_held(
+        &self,
+        requested: Option<String>,
+        envelope: &str,
+        legacy_structured: Option<&str>,
+    ) -> mcp_outputs::Result<(Option<Value>, Value)> {
+        self.inner.legacy_rule_text(legacy_structured)?;
+        let limits = self.inner.connection().limits();
+        let requested = requested.map(|t| limits.parse_text(&t, "requestedOutputs")).transpose()?;
+        Ok((requested, limits.parse_text(envelope, "result")?))
+    }
+}
+
+/// The placeholder tag of a held call, as JavaScript gives it (an integer below 2^53).
+#[cfg(not(feature = "full"))]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn held_tag(tag: f64) -> u64 {
+    if (0.0..9_007_199_254_740_992.0).contains(&tag) {
+        tag as u64
+    } else {
+        // Not a tag JavaScript makes: no placeholder can match it.
+        u64::MAX
+    }
+}
+
+/// Where structured payloads sit in what a host checks (`result`) and what a server responds
+/// with (`produced`): `{"result": [[step, …], …], "produced": …}`, a step a member name or `"*"`
+/// for every element. The JavaScript layer holds the payloads it finds there (default build).
+#[wasm_bindgen(js_name = payloadPositions)]
+pub fn payload_positions() -> String {
+    use mcp_outputs::payload::Step;
+    let steps = |positions: &[&[Step]]| {
+        Value::Array(
+            positions
+                .iter()
+                .map(|steps| {
+                    Value::Array(
+                        steps
+                            .iter()
+                            .map(|s| match s {
+                                Step::Key(name) => Value::from(*name),
+                                Step::Each => Value::from("*"),
+                            })
+                            .collect(),
+                    )
+                })
+                .collect(),
+        )
+    };
+    serde_json::json!({"result": steps(mcp_outputs::payload::RESULT), "produced": steps(mcp_outputs::payload::PRODUCED)})
+        .to_string()
 }
 
 /// Converts a 2026-07-28 Tool (JSON text) into `{tool, legacy?, warnings?}` (JSON text): the

@@ -145,3 +145,45 @@ test("npm/README.md's flavour example runs as written (its import line bound to 
   assert.equal(provider.counts.getValidator, 1);
   core.setValidator(null);
 });
+
+test("default build: no payload crosses into the wasm on the object API (counted at the boundary)", () => {
+  const row = (i) => ({ id: `c${i}`, name: `customer ${i}`, tags: ["a", "b"], score: i / 7 });
+  const payloadOf = (rows) => ({ items: Array.from({ length: rows }, (_, i) => row(i)) });
+  const tool = {
+    name: "big",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      { audience: "programmatic", format: "structured", schema: { type: "object", required: ["items"] } },
+    ],
+  };
+  const crossing = (mcp, options) => {
+    const conn = new mcp.Connection({}, options);
+    const server = mcp.declareTool(tool, options);
+    const host = mcp.acceptTool(server.advertise(conn), conn);
+    const counter = mcp.Connection[Symbol.for("mcp-outputs.countCrossingForTest")]();
+    // Characters into the wasm for one respond + check + route of a payload of `rows` rows.
+    return (rows) => {
+      const payload = payloadOf(rows);
+      const produced = { outputs: [{ audience: "programmatic", format: "structured", structuredContent: payload }] };
+      const before = counter.chars;
+      const result = server.respond(conn, REQ, produced);
+      host.check(REQ, result);
+      const route = host.route(REQ, result);
+      if (!mcp.hasValidator) assert.equal(route.programmatic[0].structuredContent, payload, "the caller's own object, handed back");
+      else assert.deepEqual(route.programmatic[0].structuredContent, payload);
+      return counter.chars - before;
+    };
+  };
+  const small = JSON.stringify(payloadOf(10)).length;
+  const large = JSON.stringify(payloadOf(10_000)).length;
+  assert.ok(large > 500_000);
+  // Default build: what crosses is the envelope, the same for 10 rows and 10,000.
+  const held = crossing(core, { validator: ajvProvider() });
+  const [heldSmall, heldLarge] = [held(10), held(10_000)];
+  assert.ok(heldSmall > 0 && heldSmall < 1_000, `the envelopes: ${heldSmall} characters`);
+  assert.equal(heldLarge, heldSmall, "no payload byte crosses");
+  // The full build validates inside the wasm: the payload crosses (the counter does count it).
+  const inside = crossing(full, {});
+  assert.ok(inside(10_000) - inside(10) >= 3 * (large - small) * 0.99);
+});

@@ -360,7 +360,7 @@ impl ReceivedTool {
 
     /// A local rule for legacy `structuredContent` as JSON text (LEG-8), read by
     /// [`ReceivedTool::legacy_consumer`].
-    fn legacy_rule_text(&self, legacy_structured: Option<&str>) -> Result<Option<crate::Audience>> {
+    pub fn legacy_rule_text(&self, legacy_structured: Option<&str>) -> Result<Option<crate::Audience>> {
         let limits = self.connection().limits();
         legacy_structured
             .map(|t| limits.parse_text(t, "legacyStructured").and_then(|v| self.legacy_consumer(&v)))
