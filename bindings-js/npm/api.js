@@ -107,14 +107,12 @@ function resolve(value, key) {
 // non-plain prototype, a number JSON cannot hold, anything over a limit) is written as before,
 // so that its faults are reported exactly as before.
 
-// Strings whose JSON text is not `"` + the string + `"`.
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-const quotedLength = (s) => (NEEDS_ESCAPE.test(s) ? quote(s).length : s.length + 2);
-
 /**
- * The length of `root`'s JSON text (UTF-16 code units, as the serialiser counts) and whether it
- * has a string or a member name, when it is plain JSON data within `limits` (`depth`: the number
- * of containers around it) and `budget`; `null` otherwise.
+ * An upper bound of the length of `root`'s JSON text (a code unit escapes to at most 6; a number
+ * writes at most 24) and whether it has a string or a member name, when it is plain JSON data
+ * within `limits` (`depth`: the number of containers around it) and the bound within `budget`;
+ * `null` otherwise. A bound, not the length: cheap, and exact where it matters, because a value
+ * whose bound comes within reach of maxBytes is written out and counted exactly instead.
  */
 function measure(root, depth, limits, budget) {
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
@@ -127,13 +125,12 @@ function measure(root, depth, limits, budget) {
     const d = depths.pop();
     switch (typeof v) {
       case "string":
-        if (v.length + 2 > budget - size) return null;
-        size += quotedLength(v);
+        size += 6 * v.length + 2;
         subjects = true;
         break;
       case "number":
         if (!Number.isFinite(v)) return null;
-        size += String(v).length;
+        size += 24;
         break;
       case "boolean":
         size += v ? 4 : 5;
@@ -168,7 +165,7 @@ function measure(root, depth, limits, budget) {
             const item = v[key];
             const kind = typeof item;
             if (item === undefined || kind === "function" || kind === "symbol" || kind === "bigint") return null;
-            size += quotedLength(key) + 1;
+            size += 6 * key.length + 3;
             values.push(item);
             depths.push(d + 1);
           }
@@ -181,6 +178,30 @@ function measure(root, depth, limits, budget) {
     if (size > budget) return null;
   }
   return { size, subjects };
+}
+
+/** Whether `root` is plain JSON data made of data properties only (no getter, setter, Proxy
+ * trap can tell: a getter is found by its descriptor), its member `skip` not looked into. */
+function isPlainData(root, skip) {
+  if (root === null || typeof root !== "object" || Array.isArray(root)) return false;
+  const values = [root];
+  while (values.length > 0) {
+    const v = values.pop();
+    const array = Array.isArray(v);
+    const proto = Object.getPrototypeOf(v);
+    if (array ? proto !== Array.prototype : (proto !== Object.prototype && proto !== null) || "toJSON" in v) return false;
+    for (const key of Object.keys(v)) {
+      const d = Object.getOwnPropertyDescriptor(v, key);
+      if (d === undefined || !("value" in d)) return false;
+      if (v === root && key === skip) continue;
+      const item = d.value;
+      if (item !== null && typeof item === "object") values.push(item);
+      else if (item === undefined || typeof item === "function" || typeof item === "symbol" || typeof item === "bigint") return false;
+      else if (typeof item === "number" && !Number.isFinite(item)) return false;
+    }
+    if (array && Object.keys(v).length !== v.length) return false;
+  }
+  return true;
 }
 
 /** Whether the member `key` being written (inside the open containers of `stack`) sits at one
@@ -203,16 +224,14 @@ function atPosition(stack, key, positions) {
  * `value` as JSON text under `limits` (`{maxBytes, maxDepth, maxArrayLen, maxObjectLen}`).
  * With `spans`, the offsets of each element of the top-level `outputs` array are recorded
  * there (`spans.start[i]`, `spans.end[i]`), so that a route can hand back exactly the text
- * that was checked. With `held` (`{positions, tag, payloads, flags, extra}`), the payloads at
- * `positions` are held rather than written (see above): `extra` counts their length.
+ * that was checked. With `held` (`{positions, tag, payloads, flags, bound}`), the payloads at
+ * `positions` are held rather than written (see above): `bound` adds up their length bounds.
  */
 function serialize(root, what, limits, spans = null, held = null) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   const stack = [];
   let out = "";
-  // The length of the held payloads' text, counted against maxBytes with `out`'s.
-  let extra = 0;
   // The path of the value being written; with `container`, of the array or object around it.
   const fail = (code, message, container = false) => {
     throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(container ? stack.slice(0, -1) : stack));
@@ -223,7 +242,7 @@ function serialize(root, what, limits, spans = null, held = null) {
   const write = (value, outputs) => {
     switch (typeof value) {
       case "string":
-        if (out.length + extra + value.length + 2 > maxBytes) overBytes();
+        if (out.length + value.length + 2 > maxBytes) overBytes();
         out += quote(value);
         break;
       case "number":
@@ -266,7 +285,7 @@ function serialize(root, what, limits, spans = null, held = null) {
       default:
         return false;
     }
-    if (out.length + extra > maxBytes) overBytes();
+    if (out.length > maxBytes) overBytes();
     return true;
   };
 
@@ -278,27 +297,31 @@ function serialize(root, what, limits, spans = null, held = null) {
       if (f.i < f.n) {
         if (f.keys === null) {
           const i = f.i++;
+          const item = f.v[i];
+          const value = resolve(item, String(i));
           if (f.outputs) {
             if (i > 0) spans.end[i - 1] = out.length;
             spans.start[i] = out.length + (i > 0 ? 1 : 0);
+            // The output as read (once), and whether it can be handed back as it is.
+            if (spans.values !== undefined) spans.values[i] = item === value && isPlainData(value, "structuredContent") ? value : null;
           }
           if (i > 0) out += ",";
-          if (!write(resolve(f.v[i], String(i)), false)) out += "null";
+          if (!write(value, false)) out += "null";
         } else {
           const key = f.keys[f.i++];
           const value = resolve(f.v[key], key);
           if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
           if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
-          if (out.length + extra + key.length + 3 > maxBytes) overBytes();
+          if (out.length + key.length + 3 > maxBytes) overBytes();
           out += (f.count > 1 ? "," : "") + quote(key) + ":";
           if (held !== null && atPosition(stack, key, held.positions)) {
-            const plain = measure(value, stack.length, limits, maxBytes - out.length - extra);
+            const plain = measure(value, stack.length, limits, maxBytes - held.bound);
             if (plain !== null && held.payloads.length < MAX_HELD) {
               const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
               out += String(held.tag + held.payloads.length);
               held.payloads.push(value);
               held.flags.push((isObject ? 1 : 0) | (plain.subjects ? 2 : 0));
-              extra += plain.size;
+              held.bound += plain.size;
               continue;
             }
           }
@@ -315,7 +338,6 @@ function serialize(root, what, limits, spans = null, held = null) {
     const message = e instanceof Error ? e.message : String(e);
     throw malformed(`${what}: not representable as JSON: ${cut(message)}`, pointerOf(stack), e);
   }
-  if (held !== null) held.extra = extra;
   return out;
 }
 
@@ -471,10 +493,11 @@ export function bind(load) {
    */
   function envelope(value, what, limits, which, spans = null) {
     if (hasValidator) return null;
-    const hold = { positions: positions[which], tag: TAG, payloads: [], flags: [], extra: 0 };
+    const hold = { positions: positions[which], tag: TAG, payloads: [], flags: [], bound: 0 };
     const text = serialize(value, what, limits, spans, hold);
     if (hold.payloads.length === 0) return { text, held: null };
-    if ((text.length + hold.extra) * 3 > Math.min(limits.maxBytes, MAX_JS_STRING)) return null;
+    // UTF-8 takes at most 3 bytes per code unit: within the bound, surely within maxBytes.
+    if ((text.length + hold.bound) * 3 > Math.min(limits.maxBytes, MAX_JS_STRING)) return null;
     return { text, held: hold };
   }
 
@@ -492,7 +515,14 @@ export function bind(load) {
   // JSON text of the core with each placeholder of `hold` read as the caller's own payload.
   function parseHeld(text, hold) {
     const end = TAG + hold.payloads.length;
-    return JSON.parse(text, (_, v) => (typeof v === "number" && v >= TAG && v < end ? hold.payloads[v - TAG] : v));
+    const restore = (v) => {
+      if (typeof v === "number") return v >= TAG && v < end ? hold.payloads[v - TAG] : v;
+      if (v === null || typeof v !== "object") return v;
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = restore(v[i]);
+      else for (const key of Object.keys(v)) v[key] = restore(v[key]);
+      return v;
+    };
+    return restore(JSON.parse(text));
   }
 
   // A `validator` option: a provider in the default build; the full build takes none.
@@ -835,7 +865,7 @@ export function bind(load) {
     route(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      let spans = { start: [], end: [] };
+      let spans = { start: [], end: [], values: [] };
       const env = envelope(result, "result", this._limits, "result", spans);
       const rule = legacyRule(options, this._limits);
       const parsed = [];
@@ -845,7 +875,11 @@ export function bind(load) {
         const { text, held: hold } = env;
         const flags = Uint8Array.from(hold.flags);
         const answer = this._call(() => holding(hold, () => this._handle().routeHeld(reqText, text, rule, TAG, flags)));
-        return withOutputs(parseHeld(answer, hold), (i) => (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)));
+        // An output of plain data (no getter, no toJSON) is the caller's own object, as checked.
+        return withOutputs(
+          parseHeld(answer, hold),
+          (i) => spans.values[i] ?? (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)),
+        );
       }
       let resultText = env?.text;
       if (env === null) {
