@@ -845,11 +845,38 @@ fn build_validator(schema: &Value, draft: Draft, path: &str) -> Result<Compiled>
         let unretrievable =
             matches!(e.kind(), ValidationErrorKind::Referencing(ReferencingError::Unretrievable { .. }));
         if attempted.load(Ordering::Relaxed) || unretrievable {
-            Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {e}"))
+            // Named by the schema's first such `$ref` in document order: jsonschema names the one
+            // its registry met first, which varies from process to process (fuzz: op_advertise).
+            let detail = first_outside_ref(schema).map_or_else(
+                || "a reference or identifier leaves it".to_owned(),
+                |reference| format!("$ref {reference:?} is not in the schema"),
+            );
+            Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {detail}"))
         } else {
             Error::new(ErrorCode::InvalidSchema, path, format!("not a valid JSON Schema: {e}"))
         }
     })
+}
+
+/// The first `$ref` in `schema`, in document order, that is not a same-document fragment.
+#[cfg(feature = "validator")]
+fn first_outside_ref(schema: &Value) -> Option<&str> {
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get("$ref") {
+                    if !reference.is_empty() && !reference.starts_with('#') {
+                        return Some(reference);
+                    }
+                }
+                stack.extend(map.values().rev());
+            }
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(feature = "validator")]
@@ -1674,6 +1701,23 @@ mod tests {
         assert_eq!(code(json!({"$ref": "https://example.com/s.json"})), Some(ErrorCode::ExternalRef));
         assert_eq!(code(json!({"$ref": "other.json#/x"})), Some(ErrorCode::ExternalRef));
         assert_eq!(code(json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"})), None);
+    }
+
+    /// Fuzz finding (op_advertise, 2026-12-03): with two external references, the message named
+    /// whichever jsonschema's registry met first, which changed between two runs in one process.
+    #[test]
+    fn an_external_ref_error_is_the_same_every_time() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"$ref": "LLLL=L#/$defs/region"}, "b": {"$ref": "string"}, "c": {"$ref": "#"}}});
+        let first = CompiledSchema::compile(&schema, "/s").expect_err("external");
+        assert_eq!(first.code(), ErrorCode::ExternalRef);
+        assert!(first.message().contains("\"LLLL=L#/$defs/region\""), "{}", first.message());
+        for _ in 0..50 {
+            let again = CompiledSchema::compile(&schema, "/s").expect_err("external");
+            assert_eq!((again.code(), again.message()), (first.code(), first.message()));
+            let received = CompiledSchema::received(&schema, "/s").expect_err("external");
+            assert_eq!(received.message(), first.message());
+        }
     }
 
     #[test]
