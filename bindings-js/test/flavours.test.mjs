@@ -187,3 +187,13 @@ test("default build: no payload crosses into the wasm on the object API (counted
   const inside = crossing(full, {});
   assert.ok(inside(10_000) - inside(10) >= 3 * (large - small) * 0.99);
 });
+
+test("every entry exports exactly the values index.d.ts declares (the entries are generated: tools/entries.mjs)", () => {
+  const dts = readFileSync(new URL("../npm/index.d.ts", import.meta.url), "utf8");
+  const declared = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)]
+    .map((m) => m[1])
+    .filter((name) => name !== "CompiledSchema") // a type only: made by compileSchema
+    .sort();
+  assert.deepEqual(Object.keys(core).sort(), [...new Set(declared)]);
+  assert.deepEqual(Object.keys(full).sort(), Object.keys(core).sort());
+});
