@@ -312,12 +312,36 @@ impl CompiledSchema {
     pub fn is_object_rooted(&self) -> bool {
         self.object_rooted
     }
+
+    /// The answer of a validation the binding ran itself (on a payload it holds): the
+    /// violation, `None` when the payload is valid; the error's path is `path` and the
+    /// violation's location below it (when it is a JSON Pointer).
+    pub fn judged(&self, violation: Option<Violation>, path: &str, what: &str) -> Result<()> {
+        match violation {
+            None => Ok(()),
+            Some(Violation { detail, at }) => {
+                let below = if at.is_empty() || at.starts_with('/') { at.as_str() } else { "" };
+                Err(Error::new(
+                    ErrorCode::SchemaViolation,
+                    format!("{path}{below}"),
+                    format!("{what} does not match its schema: {detail}"),
+                ))
+            }
+        }
+    }
 }
 
 #[cfg(feature = "validator")]
 impl CompiledSchema {
-    fn build(&self) -> Result<()> {
+    /// Builds the validator once (see [`CompiledSchema::received`]).
+    pub fn build(&self) -> Result<()> {
         self.compiled().map(|_| ())
+    }
+
+    /// With the core's validator, a validation's regex work is bounded by its regex budget
+    /// (see [`REGEX_STEP_BUDGET`]): nothing to refuse beforehand.
+    pub fn check_regex_work(&self, _has_subjects: bool, _path: &str) -> Result<()> {
+        Ok(())
     }
 
     /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, but leaves
@@ -605,23 +629,6 @@ impl CompiledSchema {
         self.check_regex_work(has_subjects(instance), path)?;
         let detail = current_host(&self.path)?.validate(self, instance)?;
         self.judged(detail, path, what)
-    }
-
-    /// The answer of a validation the binding ran itself (on a payload it holds): the
-    /// violation, `None` when the payload is valid; the error's path is `path` and the
-    /// violation's location below it (when it is a JSON Pointer).
-    pub fn judged(&self, violation: Option<Violation>, path: &str, what: &str) -> Result<()> {
-        match violation {
-            None => Ok(()),
-            Some(Violation { detail, at }) => {
-                let below = if at.is_empty() || at.starts_with('/') { at.as_str() } else { "" };
-                Err(Error::new(
-                    ErrorCode::SchemaViolation,
-                    format!("{path}{below}"),
-                    format!("{what} does not match its schema: {detail}"),
-                ))
-            }
-        }
     }
 }
 
