@@ -1015,6 +1015,11 @@ pub mod meta {
             matches!(self.dialect, Dialect::Draft202012 | Dialect::Draft201909)
         }
 
+        /// Whether the dialect's meta-validator asserts `format` (drafts 6 and 7 do).
+        fn formats_asserted(&self) -> bool {
+            matches!(self.dialect, Dialect::Draft6 | Dialect::Draft7)
+        }
+
         fn at_least_6(&self) -> bool {
             self.dialect != Dialect::Draft4
         }
@@ -1105,6 +1110,17 @@ pub mod meta {
             let modern = self.modern();
             let latest = self.dialect == Dialect::Draft202012;
             match keyword {
+                // Drafts 6 and 7 assert `format` in their meta-schemas: a pattern must be a regex
+                // and a `$ref` a URI reference there, which this reading does not judge.
+                "pattern" if self.formats_asserted() => {
+                    self.string(value, at)?;
+                    self.unsure = true;
+                    Ok(())
+                }
+                "patternProperties" if self.formats_asserted() => {
+                    self.unsure = true;
+                    self.schema_map(value, at)
+                }
                 "$schema" | "title" | "description" | "format" | "pattern" => self.string(value, at),
                 "$comment" | "contentEncoding" | "contentMediaType" if self.at_least_7() => self.string(value, at),
                 // Draft 4's meta-schema does not name `$ref`: the build judges it.
@@ -1114,6 +1130,9 @@ pub mod meta {
                 }
                 "$ref" => {
                     let Value::String(reference) = value else { return self.fail(at, "must be a string") };
+                    if self.formats_asserted() && !reference.is_empty() && !is_plain_uri_reference(reference) {
+                        self.unsure = true;
+                    }
                     self.refs.push((at.clone(), reference.clone()));
                     Ok(())
                 }
