@@ -940,12 +940,45 @@ pub mod fixtures {
         Connection::from_json(version, Some(&negotiated), Arc::clone(config)).expect("a supported revision")
     }
 
-    pub fn received(pick: u8) -> Option<(ReceivedTool, Connection)> {
-        let config = config();
-        let conn = connection(pick, &config);
-        let server = ServerTool::declare(&tool(pick), None, &config).expect("fixture tools are valid");
-        let tool = ReceivedTool::accept(&server.advertise(&conn), &conn).ok()?;
-        Some((tool, conn))
+    thread_local! {
+        /// The fixtures by pick, built once per process: accepting a tool costs far more than
+        /// one execution of a text target, and every object here is immutable once built (a
+        /// received schema's lazy validator is built once either way), so sharing them only
+        /// makes executions cheaper.
+        static RECEIVED: std::cell::RefCell<std::collections::HashMap<u8, Option<(ReceivedTool, Connection)>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+        static DECLARED: std::cell::RefCell<std::collections::HashMap<u8, (ServerTool, Connection)>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+
+    /// Runs `f` on the received tool and connection of `pick` (`None` when the connection
+    /// does not accept the tool).
+    pub fn with_received<R>(pick: u8, f: impl FnOnce(&ReceivedTool, &Connection) -> R) -> Option<R> {
+        RECEIVED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let entry = cache.entry(pick).or_insert_with(|| {
+                let config = config();
+                let conn = connection(pick, &config);
+                let server = ServerTool::declare(&tool(pick), None, &config).expect("fixture tools are valid");
+                let tool = ReceivedTool::accept(&server.advertise(&conn), &conn).ok()?;
+                Some((tool, conn))
+            });
+            entry.as_ref().map(|(tool, conn)| f(tool, conn))
+        })
+    }
+
+    /// Runs `f` on the declared tool and connection of `pick`.
+    pub fn with_declared<R>(pick: u8, f: impl FnOnce(&ServerTool, &Connection) -> R) -> R {
+        DECLARED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let (server, conn) = cache.entry(pick).or_insert_with(|| {
+                let config = config();
+                let conn = connection(pick, &config);
+                let server = ServerTool::declare(&tool(pick), None, &config).expect("fixture tools are valid");
+                (server, conn)
+            });
+            f(server, conn)
+        })
     }
 }
 
@@ -953,13 +986,18 @@ pub mod text_route {
     //! `ReceivedTool::route_text`: raw bytes as the requested outputs and the result. It must
     //! agree with `check_text` (ok or the same error) and with `route_json` on the parsed text.
     use super::*;
+    use mcp_outputs::client::ReceivedTool;
+    use mcp_outputs::connection::Connection;
 
     pub fn fuzz(data: &[u8]) {
         let Some((pick, [requested, result])) = split::<2>(data) else { return };
-        let Some((tool, conn)) = fixtures::received(pick) else { return };
         let requested = (pick & 0x40 != 0).then_some(requested.as_str());
-        let routed = deterministic(|| tool.route_text(requested, &result));
-        let checked = tool.check_text(requested, &result);
+        fixtures::with_received(pick, |tool, conn| route(tool, conn, requested, &result));
+    }
+
+    fn route(tool: &ReceivedTool, conn: &Connection, requested: Option<&str>, result: &str) {
+        let routed = deterministic(|| tool.route_text(requested, result));
+        let checked = tool.check_text(requested, result);
         match (&routed, &checked) {
             (Ok(_), Ok(_)) => {}
             (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "route_text and check_text disagree"),
@@ -968,7 +1006,7 @@ pub mod text_route {
         let Ok(text) = routed else { return };
         let route: Value = serde_json::from_str(&text).expect("route_text answers JSON");
         let limits = conn.limits();
-        let parsed_result = limits.parse_text(&result, "result").expect("route accepted it");
+        let parsed_result = limits.parse_text(result, "result").expect("route accepted it");
         let parsed_requested = requested.map(|t| limits.parse_text(t, "requestedOutputs").expect("route accepted it"));
         let by_value = tool.route_json(parsed_requested.as_ref(), &parsed_result).expect("the value path agrees");
         assert_eq!(route, by_value, "route_text and route_json disagree");
@@ -980,14 +1018,19 @@ pub mod text_check {
     //! `ReceivedTool::check_text` against `check` on the value serde_json parses from the same
     //! text (when the library's limits accept it).
     use super::*;
+    use mcp_outputs::client::ReceivedTool;
+    use mcp_outputs::connection::Connection;
 
     pub fn fuzz(data: &[u8]) {
         let Some((pick, [requested, result])) = split::<2>(data) else { return };
-        let Some((tool, conn)) = fixtures::received(pick) else { return };
         let requested = (pick & 0x40 != 0).then_some(requested.as_str());
-        let checked = deterministic(|| tool.check_text(requested, &result));
+        fixtures::with_received(pick, |tool, conn| check(tool, conn, requested, &result));
+    }
+
+    fn check(tool: &ReceivedTool, conn: &Connection, requested: Option<&str>, result: &str) {
+        let checked = deterministic(|| tool.check_text(requested, result));
         let limits = conn.limits();
-        let parsed = (limits.parse_text(&result, "result"), requested.map(|t| limits.parse_text(t, "r")).transpose());
+        let parsed = (limits.parse_text(result, "result"), requested.map(|t| limits.parse_text(t, "r")).transpose());
         if let (Ok(result), Ok(requested)) = parsed {
             // The same answer (`{}`, warnings or input_required) or the same error code.
             let by_value = tool.check(requested.as_ref(), &result).map(|c| c.to_json());
@@ -1003,20 +1046,22 @@ pub mod text_respond {
     //! text. An ok answer is JSON; every error is a wire error (it has a JSON-RPC code).
     use super::*;
     use mcp_outputs::server::ServerTool;
+    use mcp_outputs::connection::Connection;
 
     pub fn fuzz(data: &[u8]) {
         let Some((pick, [requested, produced])) = split::<2>(data) else { return };
-        let config = fixtures::config();
-        let conn = fixtures::connection(pick, &config);
-        let server = ServerTool::declare(&fixtures::tool(pick), None, &config).expect("fixture tools are valid");
         let requested = (pick & 0x40 != 0).then_some(requested.as_str());
-        match deterministic(|| server.respond_text(&conn, requested, &produced)) {
+        fixtures::with_declared(pick, |server, conn| respond(server, conn, requested, &produced));
+    }
+
+    fn respond(server: &ServerTool, conn: &Connection, requested: Option<&str>, produced: &str) {
+        match deterministic(|| server.respond_text(conn, requested, produced)) {
             Ok(text) => {
                 let _: Value = serde_json::from_str(&text).expect("respond_text answers JSON");
             }
             Err(e) => assert!(e.jsonrpc_code().is_some(), "a server error without a JSON-RPC code: {e:?}"),
         }
-        match deterministic(|| server.select_text(&conn, requested)) {
+        match deterministic(|| server.select_text(conn, requested)) {
             Ok(text) => {
                 let _: Value = serde_json::from_str(&text).expect("select_text answers JSON");
             }
