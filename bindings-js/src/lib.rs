@@ -179,11 +179,10 @@ mod host {
             let host = HOST
                 .with(|h| h.borrow().clone())
                 .ok_or_else(|| Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host"))?;
-            schema.build()?;
-            schema.check_regex_work(self.flags(slot) & 2 != 0, path)?;
-            let violation = answered(schema, &host, || host.0.validate_payload(id_of(schema), slot))
-                .map_err(|e| Error::new(e.code(), path, e.message()))?;
-            schema.judged(violation, path, what)
+            schema.validate_by(self.flags(slot) & 2 != 0, path, what, || {
+                answered(schema, &host, || host.0.validate_payload(id_of(schema), slot))
+                    .map_err(|e| Error::new(e.code(), path, e.message()))
+            })
         }
 
         fn is_object(&self, value: &Value) -> bool {

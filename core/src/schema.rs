@@ -313,9 +313,25 @@ impl CompiledSchema {
         self.object_rooted
     }
 
-    /// The answer of a validation the binding ran itself (on a payload it holds): the
-    /// violation, `None` when the payload is valid; the error's path is `path` and the
-    /// violation's location below it (when it is a JSON Pointer).
+    /// Validates with a validator other than the core's (the [`SchemaHost`]'s, or a binding's
+    /// on a payload it holds): `validate` answers the violation, `None` when valid; the error's
+    /// path is `path` and the violation's location below it (when it is a JSON Pointer).
+    /// `has_subjects`: whether the value has strings or member names for patterns to match.
+    pub fn validate_by(
+        &self,
+        has_subjects: bool,
+        path: &str,
+        what: &str,
+        validate: impl FnOnce() -> Result<Option<Violation>>,
+    ) -> Result<()> {
+        // The order every validation reports in: the schema's own fault, then regex work this
+        // build cannot bound (before anything runs), then the validator's verdict.
+        self.build()?;
+        self.check_regex_work(has_subjects, path)?;
+        self.judged(validate()?, path, what)
+    }
+
+    /// The error of a validation's verdict (see [`CompiledSchema::validate_by`]).
     pub fn judged(&self, violation: Option<Violation>, path: &str, what: &str) -> Result<()> {
         match violation {
             None => Ok(()),
@@ -625,10 +641,7 @@ impl CompiledSchema {
 
     /// Validates `instance` with the host's validator; the error is at `path`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
-        self.build()?;
-        self.check_regex_work(has_subjects(instance), path)?;
-        let detail = current_host(&self.path)?.validate(self, instance)?;
-        self.judged(detail, path, what)
+        self.validate_by(has_subjects(instance), path, what, || current_host(&self.path)?.validate(self, instance))
     }
 }
 
