@@ -79,43 +79,57 @@ impl Limits {
     }
 
     /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
+    /// Strings and scalars inside a container are paid for in place: a call per leaf would
+    /// cost as much as the rest of the walk (P-RS-1).
     fn fits(&self, value: &Value, depth: usize, budget: &mut usize) -> bool {
-        #[inline]
-        fn take(budget: &mut usize, cost: usize) -> bool {
-            match budget.checked_sub(cost) {
+        let mut left = *budget;
+        let fits = self.fits_in(value, depth, self.depth_cap(), &mut left);
+        *budget = left;
+        fits
+    }
+
+    fn fits_in(&self, value: &Value, depth: usize, cap: usize, left: &mut usize) -> bool {
+        #[inline(always)]
+        fn take(left: &mut usize, cost: usize) -> bool {
+            match left.checked_sub(cost) {
                 Some(rest) => {
-                    *budget = rest;
+                    *left = rest;
                     true
                 }
                 None => false,
             }
         }
+        #[inline(always)]
+        fn leaf_cost(item: &Value) -> Option<usize> {
+            match item {
+                Value::String(s) => Some(s.len() + 2),
+                Value::Array(_) | Value::Object(_) => None,
+                _ => Some(8),
+            }
+        }
         match value {
-            Value::String(s) => take(budget, s.len() + 2),
             Value::Array(items) => {
-                depth <= self.depth_cap()
+                depth <= cap
                     && items.len() <= self.max_array_len
-                    && take(budget, items.len() + 2)
-                    && items.iter().all(|item| match item {
-                        Value::Array(_) | Value::Object(_) | Value::String(_) => self.fits(item, depth + 1, budget),
-                        _ => take(budget, 8),
+                    && take(left, items.len() + 2)
+                    && items.iter().all(|item| match leaf_cost(item) {
+                        Some(cost) => take(left, cost),
+                        None => self.fits_in(item, depth + 1, cap, left),
                     })
             }
             Value::Object(members) => {
-                depth <= self.depth_cap()
+                depth <= cap
                     && members.len() <= self.max_object_len
-                    && take(budget, members.len() * 4 + 2)
+                    && take(left, members.len() * 4 + 2)
                     && members.iter().all(|(key, item)| {
-                        take(budget, key.len())
-                            && match item {
-                                Value::Array(_) | Value::Object(_) | Value::String(_) => {
-                                    self.fits(item, depth + 1, budget)
-                                }
-                                _ => take(budget, 8),
+                        take(left, key.len())
+                            && match leaf_cost(item) {
+                                Some(cost) => take(left, cost),
+                                None => self.fits_in(item, depth + 1, cap, left),
                             }
                     })
             }
-            _ => take(budget, 8),
+            leaf => take(left, leaf_cost(leaf).unwrap_or(8)),
         }
     }
 
@@ -288,4 +302,54 @@ fn render(base: &str, trail: &[Segment<'_>]) -> String {
         Segment::Index(i) => pointer_index(&path, *i),
         Segment::Key(k) => pointer_push(&path, k),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limits;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    fn arb_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "\\PC{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{0,4}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        // The fast pass decides alone whether a value is accepted: it must reach the same
+        // verdict as the walk that names the offending path, at every limit.
+        #[test]
+        fn the_fast_pass_agrees_with_the_walk(
+            value in arb_json(),
+            depth in 0usize..4,
+            max_depth in 0usize..8,
+            max_array_len in 0usize..7,
+            max_object_len in 0usize..7,
+        ) {
+            // What the value costs, so that the budgets tried sit on each side of the edge.
+            let unlimited = Limits { max_bytes: usize::MAX, max_depth: 1000, ..Limits::default() };
+            let mut left = usize::MAX;
+            prop_assert!(unlimited.walk(&value, depth, &mut left, &mut Vec::new()).is_ok());
+            let cost = usize::MAX - left;
+            for max_bytes in cost.saturating_sub(2)..=cost + 1 {
+                let limits = Limits { max_depth, max_bytes, max_array_len, max_object_len, ..Limits::default() };
+                let mut budget = max_bytes;
+                let fits = limits.fits(&value, depth, &mut budget);
+                let mut budget = max_bytes;
+                let walked = limits.walk(&value, depth, &mut budget, &mut Vec::new());
+                prop_assert_eq!(fits, walked.is_ok(), "{} at depth {}, {} bytes", value, depth, max_bytes);
+            }
+        }
+    }
 }
