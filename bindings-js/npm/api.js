@@ -440,7 +440,8 @@ function schemaHost(activeProvider, heldPayloads) {
     validateValue(id, instance) {
       const provider = activeProvider();
       const validate = provider === null ? undefined : builtBy(provider).get(id);
-      if (validate === undefined) return { unknown: true };
+      // Answers as the wasm reads them (src/lib.rs, `answered`): true, null, or an object.
+      if (validate === undefined) return null;
       let answer;
       try {
         answer = validate(instance());
@@ -450,7 +451,7 @@ function schemaHost(activeProvider, heldPayloads) {
         const stack = e instanceof RangeError && /call stack/i.test(e.message);
         return { error: [stack ? "limit-exceeded" : "malformed", `the JSON Schema validator threw: ${messageOf(e)}`] };
       }
-      if (answer !== null && typeof answer === "object" && answer.valid === true) return { valid: true };
+      if (answer !== null && typeof answer === "object" && answer.valid === true) return true;
       const why = answer !== null && typeof answer === "object" ? answer.errorMessage : undefined;
       // Where it fails, when the validator says (Ajv's `instancePath`; not in the SDK's shape).
       const at = answer !== null && typeof answer === "object" ? answer.instancePath : undefined;

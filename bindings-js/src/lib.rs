@@ -79,9 +79,10 @@ mod host {
         #[wasm_bindgen(method)]
         fn build(this: &JsSchemaHost, id: f64, schema: &str, dialect: &str) -> Option<String>;
 
-        /// Validates an instance (JSON text) against schema `id`: `{valid}`, `{detail, at}`, or
-        /// `{unknown: true}` when the validator of `id` is not built (then built, and asked again);
-        /// `{error: [code, message]}` when the validator threw.
+        /// Validates an instance (JSON text) against schema `id`: `true` when valid, `null` when
+        /// the validator of `id` is not built (then built, and asked again), `{detail, at}` when
+        /// invalid, `{error: [code, message]}` when the validator threw. The common answers are
+        /// primitives: reading a field of an answer object costs more than a small validation.
         #[wasm_bindgen(method)]
         fn validate(this: &JsSchemaHost, id: f64, instance: &str) -> JsValue;
 
@@ -131,9 +132,12 @@ mod host {
         ask: impl Fn() -> JsValue,
     ) -> mcp_outputs::Result<Option<Violation>> {
         let mut answer = ask();
-        if field(&answer, "unknown").is_truthy() {
+        if answer.is_null() {
             host.build(schema).map_err(|why| Error::new(ErrorCode::InvalidSchema, schema.path(), why))?;
             answer = ask();
+        }
+        if answer.as_bool() == Some(true) {
+            return Ok(None);
         }
         let error = field(&answer, "error");
         if !error.is_undefined() {
@@ -141,9 +145,12 @@ mod host {
             let code = parts.get(0).as_string().and_then(|c| ErrorCode::parse(&c)).unwrap_or(ErrorCode::Malformed);
             return Err(Error::new(code, "", parts.get(1).as_string().unwrap_or_default()));
         }
-        Ok(field(&answer, "detail")
-            .as_string()
-            .map(|detail| Violation { detail, at: field(&answer, "at").as_string().unwrap_or_default() }))
+        // Anything else is a violation: one without a detail (an answer of the wrong shape, or
+        // null again after a build) still fails the value rather than passing it.
+        Ok(Some(Violation {
+            detail: field(&answer, "detail").as_string().unwrap_or_else(|| "invalid".to_owned()),
+            at: field(&answer, "at").as_string().unwrap_or_default(),
+        }))
     }
 
     /// The structured payloads the JavaScript layer holds for one call (default build): the

@@ -87,6 +87,31 @@ test("default build: without a validator, schemas cannot be applied; tools witho
   assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
 });
 
+test("default build: a validator given later builds the schemas it has not seen, and each keeps its own", () => {
+  const first = counting();
+  const rejecting = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "rejected by the second" }) };
+  core.setValidator(first);
+  try {
+    const conn = new core.Connection({});
+    const host = core.acceptTool(core.declareTool(TOOL).advertise(conn), conn);
+    assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
+    const built = first.counts.getValidator;
+    // The same compiled schema under another validator: unknown to it, so built, then asked.
+    core.setValidator(rejecting);
+    const e = thrown(() => host.check(REQ, result({ n: 1 })));
+    assert.equal(e.code, "schema-violation");
+    assert.match(e.message, /rejected by the second/);
+    // Back to the first: its validator is still built, and answers.
+    core.setValidator(first);
+    assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
+    assert.equal(thrown(() => host.check(REQ, result({ n: "x" }))).code, "schema-violation");
+    assert.equal(first.counts.getValidator, built);
+  } finally {
+    // As the test before left it.
+    core.setValidator(ajvProvider());
+  }
+});
+
 test("validator misuse is a typed error, and a validator's own failures are too", () => {
   for (const bad of [{}, { getValidator: 1 }, "ajv", 7]) {
     const e = thrown(() => new core.Connection({}, { validator: bad }));
