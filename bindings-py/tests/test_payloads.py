@@ -151,12 +151,46 @@ def test_legacy_respond_wraps_and_mirrors_the_callers_payload(version: str) -> N
         ]
     }
     conn = Connection(version)
+    stats()
     result = tool.respond(conn, None, produced)
+    if version == "2025-06-18":
+        assert stats() == (2, 0), "validated and mirrored where it is: never converted"
     expected = json.loads(tool.respond_text(conn, None, json.dumps(produced)))
     assert result == expected
     if "structuredContent" in result:
         assert result["structuredContent"]["result"] is payload
     assert result["content"][-1]["text"] == '{"result":[1,"é\\n",{"a":null,"b":1e+21}]}' or version == "2025-03-26"
+
+
+MIRRORED: List[Any] = [
+    [True, False, None, 0, -1, 2**63, -(2**63), 2**64 - 1],
+    [0.1, -0.0, 5e-324, 1e21, 1e-7, 1.5e300, 123456789012345680000.0, 2.0, -2.5],
+    ["", "é\u2028\n\t\"\\", "\x00\x1f\x7f", "😀", "a/b"],
+    {"z": 1, "a": {"nested": [[], {}, [{}]]}, "": None, "é": "k"},
+]
+
+
+@pytest.mark.parametrize("payload", MIRRORED, ids=range(len(MIRRORED)))
+def test_the_mirror_text_written_in_place_is_the_text_paths(payload: Any) -> None:
+    # LEG-4: the mirror is JSON.stringify's text; written from the caller's objects, it is the
+    # same bytes as the text path writes from parsed JSON, and as a converted payload gives.
+    tool = ServerTool.declare(tool_with({"type": ["array", "object"]}, audience="assistant"))
+    conn = Connection("2025-06-18")
+
+    def produced(p: Any) -> Dict[str, Any]:
+        return {
+            "outputs": [
+                {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "x"}]},
+                {"audience": "assistant", "format": "structured", "structuredContent": p},
+            ]
+        }
+
+    stats()
+    in_place = tool.respond(conn, None, produced(payload))["content"][-1]["text"]
+    assert stats() == (2, 0)
+    as_text = json.loads(tool.respond_text(conn, None, json.dumps(produced(payload))))["content"][-1]["text"]
+    assert in_place == as_text
+    assert in_place == tool.respond(conn, None, produced(converted(payload)))["content"][-1]["text"]
 
 
 INVALID: List[Any] = [

@@ -53,13 +53,83 @@ fn write_string(s: &str, out: &mut String) {
 }
 
 fn write_number(n: &Number, out: &mut String) {
-    if let Some(i) = n.as_i64() {
+    write_number_of(n.as_i64(), n.as_u64(), n.as_f64(), out);
+}
+
+/// Integers as their digits, every other number as ECMAScript prints the double: one rule for
+/// every representation of a number the writers read.
+fn write_number_of(i: Option<i64>, u: Option<u64>, f: Option<f64>, out: &mut String) {
+    if let Some(i) = i {
         out.push_str(&i.to_string());
-    } else if let Some(u) = n.as_u64() {
+    } else if let Some(u) = u {
         out.push_str(&u.to_string());
-    } else if let Some(f) = n.as_f64() {
+    } else if let Some(f) = f {
         out.push_str(&js_number(f));
     }
+}
+
+/// [`stringify`] of a value in any representation the validator reads (`jsonschema::json::Node`),
+/// where it lives: a binding writes its own objects' mirror text without converting them
+/// (issue 11). `None` when a node is of no JSON type, or a number is not a finite one: the
+/// caller then has something other than plain JSON in hand, and converts it to find out what.
+/// The recursion is as deep as the value, which the caller has held to the limits.
+#[cfg(feature = "validator")]
+pub fn stringify_node<'a, F, N>(node: &N) -> Option<String>
+where
+    F: jsonschema::json::Json,
+    N: jsonschema::json::Node<'a, F>,
+{
+    let mut out = String::new();
+    write_node(node, &mut out).then_some(out)
+}
+
+#[cfg(feature = "validator")]
+fn write_node<'a, F, N>(node: &N, out: &mut String) -> bool
+where
+    F: jsonschema::json::Json,
+    N: jsonschema::json::Node<'a, F>,
+{
+    use jsonschema::json::{Array, JsonNumber, Object};
+    if node.is_null() {
+        out.push_str("null");
+    } else if let Some(b) = node.as_boolean() {
+        out.push_str(if b { "true" } else { "false" });
+    } else if let Some(s) = node.as_string() {
+        write_string(&s, out);
+    } else if let Some(n) = node.as_number() {
+        let f = n.as_f64();
+        if !f.is_some_and(f64::is_finite) {
+            return false;
+        }
+        write_number_of(n.as_i64(), n.as_u64(), f, out);
+    } else if let Some(items) = node.as_array() {
+        out.push('[');
+        for (i, item) in items.elements().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if !write_node(&item, out) {
+                return false;
+            }
+        }
+        out.push(']');
+    } else if let Some(members) = node.as_object() {
+        out.push('{');
+        for (i, (key, item)) in members.members().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_string(key.as_ref(), out);
+            out.push(':');
+            if !write_node(&item, out) {
+                return false;
+            }
+        }
+        out.push('}');
+    } else {
+        return false;
+    }
+    true
 }
 
 /// ECMAScript `Number::toString(10)` for a finite double.
@@ -150,5 +220,36 @@ mod tests {
     fn compact_and_ordered() {
         let value: Value = serde_json::from_str(r#"{"b":1.0,"a":[true,null,"é\n"],"c":{}}"#).unwrap_or(json!(null));
         assert_eq!(stringify(&value), r#"{"b":1,"a":[true,null,"é\n"],"c":{}}"#);
+    }
+
+    #[cfg(feature = "validator")]
+    proptest::proptest! {
+        // The writer over the validator's representations writes what the value writer writes:
+        // one mirror text, whatever holds the value.
+        #[test]
+        fn the_node_writer_writes_what_the_value_writer_writes(value in arb_json()) {
+            use jsonschema::json::SerdeJson;
+            proptest::prop_assert_eq!(stringify_node::<SerdeJson, _>(&&value), Some(stringify(&value)));
+        }
+    }
+
+    #[cfg(feature = "validator")]
+    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+            "\\PC{0,6}|[\\x00-\\x1f\"\\\\]{0,3}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("\\PC{0,4}", inner), 0..5)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
     }
 }
