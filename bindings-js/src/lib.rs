@@ -220,7 +220,7 @@ mod host {
         }
 
         fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
-            let text = instance.to_string();
+            let text = serde_json::to_string(instance).unwrap_or_default();
             answered(schema, self, || self.0.validate(id_of(schema), &text))
         }
     }
