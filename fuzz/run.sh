@@ -4,6 +4,9 @@
 #   fuzz/run.sh campaign   every target (or FUZZ_TARGETS="a b") for FUZZ_SECONDS each (default
 #                          600) or FUZZ_RUNS executions each, one at a time, under nice -n 19;
 #                          appends each run to fuzz/runs.tsv and prints the totals per target
+#   FUZZ_SANITIZER=none  a campaign without AddressSanitizer (default: address). The crates we
+#                          fuzz hold no unsafe code of ours, and ASan costs 2-3x the executions; the
+#                          sanitizer is recorded with each run in fuzz/runs.tsv
 # Needs the nightly toolchain and cargo-fuzz in .tools/bin (make fuzz-tools installs both).
 # Exits non-zero when a target crashes; the input is in fuzz/artifacts/<target>/.
 set -euo pipefail
@@ -20,9 +23,14 @@ for op in $ops; do
 done
 targets=${FUZZ_TARGETS:-$(cargo +nightly fuzz list)}
 
-rm -rf seeds
-python3 seeds.py "$root/tests/corpus" seeds $ops >/dev/null
-cargo +nightly fuzz build -O --debug-assertions -s address >/dev/null 2>build.log || { cat build.log; exit 1; }
+# Seeds of this run alone: two campaigns may run side by side (one per core).
+seeds=seeds/run.$$
+trap 'rm -rf "$seeds"' EXIT
+mkdir -p seeds
+python3 seeds.py "$root/tests/corpus" "$seeds" $ops >/dev/null
+sanitizer=${FUZZ_SANITIZER:-address}
+[ "$mode" = smoke ] && sanitizer=address
+cargo +nightly fuzz build -O --debug-assertions -s "$sanitizer" >/dev/null 2>build.log || { cat build.log; exit 1; }
 
 if [ "$mode" = smoke ]; then
   limit=(-max_total_time="${FUZZ_SMOKE_SECONDS:-2}")
@@ -34,11 +42,11 @@ fi
 
 failed=0
 for t in $targets; do
-  mkdir -p "corpus/$t" "seeds/$t" "artifacts/$t"
+  mkdir -p "corpus/$t" "$seeds/$t" "artifacts/$t"
   log=$(mktemp)
   start=$(date +%s)
   # -rss_limit_mb: an allocation beyond it is a finding (SEC-1: no unbounded allocation).
-  if "${nice[@]}" cargo +nightly fuzz run -O --debug-assertions -s address "$t" "corpus/$t" "seeds/$t" -- \
+  if "${nice[@]}" cargo +nightly fuzz run -O --debug-assertions -s "$sanitizer" "$t" "corpus/$t" "$seeds/$t" -- \
       "${limit[@]}" -rss_limit_mb=2048 -max_len=8192 -timeout=10 -print_final_stats=1 >"$log" 2>&1; then
     crashes=0
   else
@@ -51,7 +59,7 @@ for t in $targets; do
   seconds=$(( $(date +%s) - start ))
   echo "fuzz $t: $execs executions in $seconds s, $crashes crashes"
   if [ "$mode" = campaign ]; then
-    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$t" "$execs" "$seconds" "$crashes" >> runs.tsv
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$t" "$execs" "$seconds" "$crashes" "$sanitizer" >> runs.tsv
   fi
   rm -f "$log"
 done
