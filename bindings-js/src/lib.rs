@@ -525,7 +525,7 @@ impl RawDiscovered {
     /// The accepted tools, in the order received (each handed over once).
     #[wasm_bindgen(js_name = takeTools)]
     pub fn take_tools(&mut self) -> Vec<RawReceivedTool> {
-        std::mem::take(&mut self.tools).into_iter().map(|inner| RawReceivedTool { inner }).collect()
+        std::mem::take(&mut self.tools).into_iter().map(RawReceivedTool::of).collect()
     }
 
     /// The union of the tools' warning codes, as a JSON array.
@@ -540,6 +540,21 @@ impl RawDiscovered {
 #[derive(Debug)]
 pub struct RawReceivedTool {
     inner: ReceivedTool,
+    /// The selectors of the last requested outputs (their JSON text, `None` for none) on the
+    /// held paths: a host sends the same request call after call, and reading and resolving it
+    /// again was a tenth of a small call.
+    #[cfg(not(feature = "full"))]
+    last_selection: std::cell::RefCell<Option<(Option<String>, std::rc::Rc<[mcp_outputs::Selector]>)>>,
+}
+
+impl RawReceivedTool {
+    fn of(inner: ReceivedTool) -> Self {
+        RawReceivedTool {
+            inner,
+            #[cfg(not(feature = "full"))]
+            last_selection: std::cell::RefCell::new(None),
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -549,7 +564,7 @@ impl RawReceivedTool {
     pub fn new(tool: String, conn: &RawConnection) -> JsResult<RawReceivedTool> {
         lift(|| {
             let tool = conn.inner.limits().parse_text(&tool, "tool")?;
-            Ok(RawReceivedTool { inner: ReceivedTool::accept(&tool, &conn.inner)? })
+            Ok(RawReceivedTool::of(ReceivedTool::accept(&tool, &conn.inner)?))
         })
     }
 
@@ -602,9 +617,10 @@ impl RawReceivedTool {
         flags: Vec<u8>,
     ) -> JsResult<String> {
         lift(|| {
-            let (requested, result) = self.read_held(requested, &envelope, legacy_structured.as_deref())?;
+            self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            let (selectors, result) = self.read_held(requested, &envelope)?;
             let held = host::Held { tag: held_tag(tag), flags };
-            Ok(self.inner.check_in(requested.as_ref(), &result, &held)?.to_json().to_string())
+            Ok(self.inner.check_selected_in(&selectors, &result, &held)?.to_json().to_string())
         })
     }
 
@@ -623,9 +639,9 @@ impl RawReceivedTool {
     ) -> JsResult<String> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            let (requested, result) = self.read_held(requested, &envelope, None)?;
+            let (selectors, result) = self.read_held(requested, &envelope)?;
             let held = host::Held { tag: held_tag(tag), flags };
-            let route = self.inner.route_with_in(requested.as_ref(), rule.as_ref(), &result, &held)?;
+            let route = self.inner.route_selected_with_in(&selectors, rule.as_ref(), &result, &held)?;
             Ok(route.to_json_indexed(&result).to_string())
         })
     }
@@ -647,18 +663,33 @@ impl RawReceivedTool {
 
 #[cfg(not(feature = "full"))]
 impl RawReceivedTool {
-    /// The requested outputs and the envelope of a held call, read as the text paths read them
-    /// (the legacy rule, when given, validated first).
+    /// The selectors and the envelope of a held call, read as the text paths read them, in
+    /// their order: the requested outputs' text, the envelope's, then the selection (its errors
+    /// come after the envelope's). Requested outputs equal to the last call's are not read again.
     fn read_held(
         &self,
         requested: Option<String>,
         envelope: &str,
-        legacy_structured: Option<&str>,
-    ) -> mcp_outputs::Result<(Option<Value>, Value)> {
-        self.inner.legacy_rule_text(legacy_structured)?;
+    ) -> mcp_outputs::Result<(std::rc::Rc<[mcp_outputs::Selector]>, Value)> {
         let limits = self.inner.connection().limits();
-        let requested = requested.map(|t| limits.parse_text(&t, "requestedOutputs")).transpose()?;
-        Ok((requested, limits.parse_text(envelope, "result")?))
+        let known = match &*self.last_selection.borrow() {
+            Some((text, selectors)) if *text == requested => Some(selectors.clone()),
+            _ => None,
+        };
+        let read = match known {
+            Some(_) => None,
+            None => requested.as_deref().map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?,
+        };
+        let result = limits.parse_text(envelope, "result")?;
+        let selectors = match known {
+            Some(selectors) => selectors,
+            None => {
+                let selectors: std::rc::Rc<[mcp_outputs::Selector]> = self.inner.selection(read.as_ref())?.into();
+                *self.last_selection.borrow_mut() = Some((requested, selectors.clone()));
+                selectors
+            }
+        };
+        Ok((selectors, result))
     }
 }
 

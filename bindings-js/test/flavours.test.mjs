@@ -112,6 +112,31 @@ test("default build: a validator given later builds the schemas it has not seen,
   }
 });
 
+test("default build: requested outputs that change between calls are read again (the last selection is kept)", () => {
+  const conn = new core.Connection({}, { validator: ajvProvider() });
+  const host = core.acceptTool(core.declareTool(TOOL, { validator: ajvProvider() }).advertise(conn), conn);
+  const both = {
+    resultType: "complete",
+    outputs: [
+      { audience: "assistant", format: "content", content: [{ type: "text", text: "hi" }] },
+      { audience: "programmatic", format: "structured", structuredContent: { n: 1 } },
+    ],
+  };
+  const assistant = [{ audience: "assistant", format: "content" }];
+  for (let round = 0; round < 2; round++) {
+    assert.equal(host.route(REQ, result({ n: 1 })).programmatic.length, 1);
+    assert.equal(host.route([...REQ, ...assistant], both).model.length, 1);
+    // Not what was requested: the selection of this call, not the last one's, decides.
+    assert.equal(thrown(() => host.route(assistant, result({ n: 1 }))).code, "unrequested-output");
+    assert.equal(thrown(() => host.check([], result({ n: 1 }))).code, "empty-selection");
+    assert.equal(thrown(() => host.check([{ audience: "nobody", format: "content" }], result({ n: 1 }))).code, "invalid-audience");
+    assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
+    // No requested outputs: the default selection (assistant/content only).
+    assert.deepEqual(host.check(undefined, { ...both, outputs: both.outputs.slice(0, 1) }), {});
+    assert.equal(thrown(() => host.check(undefined, both)).code, "unrequested-output");
+  }
+});
+
 test("validator misuse is a typed error, and a validator's own failures are too", () => {
   for (const bad of [{}, { getValidator: 1 }, "ajv", 7]) {
     const e = thrown(() => new core.Connection({}, { validator: bad }));

@@ -161,6 +161,20 @@ impl ReceivedTool {
         Ok(self.route_checked_with(&checked, result, legacy_structured))
     }
 
+    /// [`ReceivedTool::route_with_in`] for selectors already resolved (see
+    /// [`ReceivedTool::selection`]): a binding that sees the same requested outputs call after
+    /// call resolves them once.
+    pub fn route_selected_with_in<'r>(
+        &self,
+        selectors: &[crate::Selector],
+        legacy_structured: Option<&Audience>,
+        result: &'r Value,
+        payloads: &dyn crate::payload::Payloads,
+    ) -> Result<Route<'r>> {
+        let checked = self.check_selected_in(selectors, result, payloads)?;
+        Ok(self.route_checked_with(&checked, result, legacy_structured))
+    }
+
     /// Routes a result that passed [`ReceivedTool::check`].
     pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
         self.route_checked_with(checked, result, None)
