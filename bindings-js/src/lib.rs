@@ -544,8 +544,12 @@ pub struct RawReceivedTool {
     /// held paths: a host sends the same request call after call, and reading and resolving it
     /// again was a tenth of a small call.
     #[cfg(not(feature = "full"))]
-    last_selection: std::cell::RefCell<Option<(Option<String>, std::rc::Rc<[mcp_outputs::Selector]>)>>,
+    last_selection: std::cell::RefCell<Option<(Option<String>, Selectors)>>,
 }
+
+/// Resolved selectors, shared between the cache and the call that uses them.
+#[cfg(not(feature = "full"))]
+type Selectors = std::rc::Rc<[mcp_outputs::Selector]>;
 
 impl RawReceivedTool {
     fn of(inner: ReceivedTool) -> Self {
@@ -670,7 +674,7 @@ impl RawReceivedTool {
         &self,
         requested: Option<String>,
         envelope: &str,
-    ) -> mcp_outputs::Result<(std::rc::Rc<[mcp_outputs::Selector]>, Value)> {
+    ) -> mcp_outputs::Result<(Selectors, Value)> {
         let limits = self.inner.connection().limits();
         let known = match &*self.last_selection.borrow() {
             Some((text, selectors)) if *text == requested => Some(selectors.clone()),
@@ -684,7 +688,7 @@ impl RawReceivedTool {
         let selectors = match known {
             Some(selectors) => selectors,
             None => {
-                let selectors: std::rc::Rc<[mcp_outputs::Selector]> = self.inner.selection(read.as_ref())?.into();
+                let selectors: Selectors = self.inner.selection(read.as_ref())?.into();
                 *self.last_selection.borrow_mut() = Some((requested, selectors.clone()));
                 selectors
             }
