@@ -670,11 +670,7 @@ impl RawReceivedTool {
     /// The selectors and the envelope of a held call, read as the text paths read them, in
     /// their order: the requested outputs' text, the envelope's, then the selection (its errors
     /// come after the envelope's). Requested outputs equal to the last call's are not read again.
-    fn read_held(
-        &self,
-        requested: Option<String>,
-        envelope: &str,
-    ) -> mcp_outputs::Result<(Selectors, Value)> {
+    fn read_held(&self, requested: Option<String>, envelope: &str) -> mcp_outputs::Result<(Selectors, Value)> {
         let limits = self.inner.connection().limits();
         let known = match &*self.last_selection.borrow() {
             Some((text, selectors)) if *text == requested => Some(selectors.clone()),

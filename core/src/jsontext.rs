@@ -227,29 +227,9 @@ mod tests {
         // The writer over the validator's representations writes what the value writer writes:
         // one mirror text, whatever holds the value.
         #[test]
-        fn the_node_writer_writes_what_the_value_writer_writes(value in arb_json()) {
+        fn the_node_writer_writes_what_the_value_writer_writes(value in crate::testing::arb_json()) {
             use jsonschema::json::SerdeJson;
             proptest::prop_assert_eq!(stringify_node::<SerdeJson, _>(&&value), Some(stringify(&value)));
         }
-    }
-
-    #[cfg(feature = "validator")]
-    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            any::<u64>().prop_map(Value::from),
-            any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
-            "\\PC{0,6}|[\\x00-\\x1f\"\\\\]{0,3}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 32, 5, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                prop::collection::vec(("\\PC{0,4}", inner), 0..5)
-                    .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
     }
 }

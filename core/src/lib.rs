@@ -71,6 +71,8 @@ pub mod routing;
 pub mod schema;
 pub mod selection;
 pub mod server;
+#[cfg(test)]
+mod testing;
 pub mod types;
 pub mod version;
 pub mod wire;

@@ -307,24 +307,8 @@ fn render(base: &str, trail: &[Segment<'_>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::Limits;
+    use crate::testing::arb_json;
     use proptest::prelude::*;
-    use serde_json::Value;
-
-    fn arb_json() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            "\\PC{0,12}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(6, 64, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::vec(("[a-z]{0,4}", inner), 0..6)
-                    .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
-    }
 
     proptest! {
         // The fast pass decides alone whether a value is accepted: it must reach the same

@@ -157,8 +157,8 @@ impl ReceivedTool {
         result: &'r Value,
         payloads: &dyn crate::payload::Payloads,
     ) -> Result<Route<'r>> {
-        let checked = self.check_in(requested, result, payloads)?;
-        Ok(self.route_checked_with(&checked, result, legacy_structured))
+        let selectors = self.selection(requested)?;
+        self.route_selected_with_in(&selectors, legacy_structured, result, payloads)
     }
 
     /// [`ReceivedTool::route_with_in`] for selectors already resolved (see
