@@ -6,9 +6,9 @@ SHELL := /bin/bash
 CARGO ?= cargo
 
 .PHONY: test demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
-	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-tools
+	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-py test-diff fuzz-smoke test-demo test-interop
+test: rust-tools lint test-rust test-js test-py test-diff fuzz-replay test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -57,7 +57,10 @@ fuzz-diff:
 
 # Coverage-guided fuzzing (fuzz/, docs/fuzzing.md). `make fuzz` runs every target for
 # FUZZ_SECONDS each (default 600) or FUZZ_RUNS executions each, then the long differential run;
-# `make fuzz-smoke` (part of `make test`) runs each target for a couple of seconds.
+# `make fuzz-smoke` explores each target for a couple of seconds (a quick look, never a gate).
+# `make fuzz-replay` is the gate in `make test`: each target once on its committed regressions
+# (fuzz/regressions/<target>/) and the corpus seeds, on stable, with no exploration and no clock,
+# so the same commit always gets the same verdict.
 # The tools, installed only when missing: the nightly toolchain and cargo-fuzz (pinned) in .tools.
 CARGO_FUZZ_VERSION := 0.13.1
 fuzz-tools:
@@ -68,6 +71,9 @@ fuzz-tools:
 
 fuzz-smoke: fuzz-tools
 	fuzz/run.sh smoke
+
+fuzz-replay:
+	$(CARGO) test --manifest-path fuzz/Cargo.toml --locked --test replay -- --nocapture
 
 fuzz: fuzz-tools
 	fuzz/run.sh campaign

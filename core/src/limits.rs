@@ -99,38 +99,22 @@ impl Limits {
                 None => false,
             }
         }
-        #[inline(always)]
-        fn leaf_cost(item: &Value) -> Option<usize> {
-            match item {
-                Value::String(s) => Some(s.len() + 2),
-                Value::Array(_) | Value::Object(_) => None,
-                _ => Some(8),
+        let fits_item = |item: &Value, left: &mut usize| match item {
+            Value::Array(_) | Value::Object(_) => self.fits_in(item, depth + 1, cap, left),
+            leaf => take(left, cost(leaf)),
+        };
+        take(left, cost(value))
+            && match value {
+                Value::Array(items) => {
+                    depth <= cap && items.len() <= self.max_array_len && items.iter().all(|item| fits_item(item, left))
+                }
+                Value::Object(members) => {
+                    depth <= cap
+                        && members.len() <= self.max_object_len
+                        && members.iter().all(|(key, item)| take(left, key.len()) && fits_item(item, left))
+                }
+                _ => true,
             }
-        }
-        match value {
-            Value::Array(items) => {
-                depth <= cap
-                    && items.len() <= self.max_array_len
-                    && take(left, items.len() + 2)
-                    && items.iter().all(|item| match leaf_cost(item) {
-                        Some(cost) => take(left, cost),
-                        None => self.fits_in(item, depth + 1, cap, left),
-                    })
-            }
-            Value::Object(members) => {
-                depth <= cap
-                    && members.len() <= self.max_object_len
-                    && take(left, members.len() * 4 + 2)
-                    && members.iter().all(|(key, item)| {
-                        take(left, key.len())
-                            && match leaf_cost(item) {
-                                Some(cost) => take(left, cost),
-                                None => self.fits_in(item, depth + 1, cap, left),
-                            }
-                    })
-            }
-            leaf => take(left, leaf_cost(leaf).unwrap_or(8)),
-        }
     }
 
     // Segments of the current path are kept as borrowed pieces and rendered only on error:
@@ -142,15 +126,7 @@ impl Limits {
         budget: &mut usize,
         trail: &mut Vec<Segment<'v>>,
     ) -> Result<(), (ErrorCode, String)> {
-        // Scalars cost a small fixed amount, strings their length: the estimate only needs to
-        // grow with the real serialised size, not to equal it.
-        let cost = match value {
-            Value::String(s) => s.len() + 2,
-            Value::Array(a) => a.len() + 2,
-            Value::Object(o) => o.len() * 4 + 2,
-            _ => 8,
-        };
-        self.spend(budget, cost)?;
+        self.spend(budget, cost(value))?;
         match value {
             Value::Array(items) => {
                 self.enter(depth)?;
@@ -166,7 +142,7 @@ impl Limits {
                         self.walk(item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, 8)?;
+                        self.spend(budget, cost(item))?;
                     }
                 }
             }
@@ -185,7 +161,7 @@ impl Limits {
                         self.walk(item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, 8)?;
+                        self.spend(budget, cost(item))?;
                     }
                 }
             }
@@ -261,6 +237,19 @@ impl Limits {
     }
 }
 
+/// What one node costs of the byte budget, its members and elements aside. Scalars cost a small
+/// fixed amount, strings their length: the estimate only needs to grow with the real serialised
+/// size, not to equal it. One rule for the fast pass and the walk.
+#[inline(always)]
+fn cost(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => a.len() + 2,
+        Value::Object(o) => o.len() * 4 + 2,
+        _ => 8,
+    }
+}
+
 /// The maximum nesting depth of JSON text, found by one pass that skips string contents.
 /// Malformed text may give any answer: the parser reports it afterwards.
 pub(crate) fn max_nesting(bytes: &[u8]) -> usize {
@@ -307,10 +296,51 @@ fn render(base: &str, trail: &[Segment<'_>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::Limits;
-    use crate::testing::arb_json;
+    use crate::error::ErrorCode;
+    use crate::testing::{arb_json, arb_json_text_with_duplicates};
     use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// The parsed value's array and object lengths within the caps (the last of duplicate
+    /// members wins, as in `JSON.parse`).
+    fn lengths_within(limits: &Limits, value: &Value) -> bool {
+        match value {
+            Value::Array(items) => {
+                items.len() <= limits.max_array_len && items.iter().all(|v| lengths_within(limits, v))
+            }
+            Value::Object(members) => {
+                members.len() <= limits.max_object_len && members.values().all(|v| lengths_within(limits, v))
+            }
+            _ => true,
+        }
+    }
 
     proptest! {
+        // Text entry points measure the depth on the text as written, duplicate members
+        // included, and the lengths on the parsed value (docs/library.md, "Limits"): accepted
+        // exactly when both are within the caps, and then equal to serde_json's value.
+        #[test]
+        fn text_is_measured_as_written(
+            (text, text_depth) in arb_json_text_with_duplicates(),
+            max_depth in 1usize..7,
+            max_array_len in 0usize..5,
+            max_object_len in 0usize..5,
+        ) {
+            let limits = Limits { max_depth, max_array_len, max_object_len, ..Limits::default() };
+            let value: Value = serde_json::from_str(&text).unwrap();
+            let within = text_depth <= max_depth && lengths_within(&limits, &value);
+            match limits.parse_text(&text, "input") {
+                Ok(parsed) => {
+                    prop_assert!(within, "accepted {} over a cap", text);
+                    prop_assert_eq!(parsed, value);
+                }
+                Err(e) => {
+                    prop_assert!(!within, "refused {} within every cap: {:?}", text, e);
+                    prop_assert_eq!(e.code(), ErrorCode::LimitExceeded);
+                }
+            }
+        }
+
         // The fast pass decides alone whether a value is accepted: it must reach the same
         // verdict as the walk that names the offending path, at every limit.
         #[test]

@@ -22,3 +22,30 @@ pub(crate) fn arb_json() -> impl Strategy<Value = Value> {
         ]
     })
 }
+
+/// JSON text as a server may write it: objects whose members repeat a name (from a two-name
+/// alphabet, so that duplicates are common), with the text's own nesting depth (the outermost
+/// container at 1, a scalar at 0). A value built first and then written can never repeat a
+/// member, so the limits' property tests missed that the text's depth and the parsed value's
+/// differ (docs/fuzzing.md, finding 8).
+pub(crate) fn arb_json_text_with_duplicates() -> impl Strategy<Value = (String, usize)> {
+    let leaf = prop_oneof![
+        Just(("null".to_owned(), 0usize)),
+        any::<i32>().prop_map(|n| (n.to_string(), 0)),
+        "[a-z]{0,3}".prop_map(|s| (format!("\"{s}\""), 0)),
+    ];
+    leaf.prop_recursive(6, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(|items| {
+                let depth = 1 + items.iter().map(|(_, d)| *d).max().unwrap_or(0);
+                let texts: Vec<String> = items.into_iter().map(|(t, _)| t).collect();
+                (format!("[{}]", texts.join(",")), depth)
+            }),
+            prop::collection::vec(("[ab]", inner), 0..5).prop_map(|members| {
+                let depth = 1 + members.iter().map(|(_, (_, d))| *d).max().unwrap_or(0);
+                let texts: Vec<String> = members.into_iter().map(|(k, (t, _))| format!("\"{k}\":{t}")).collect();
+                (format!("{{{}}}", texts.join(",")), depth)
+            }),
+        ]
+    })
+}

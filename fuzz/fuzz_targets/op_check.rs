@@ -1,3 +1,3 @@
 #![no_main]
 //! `ops::run("check", …)` on structured inputs (src/lib.rs: the grammar and the invariants).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_outputs_fuzz::ops::fuzz("check", data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_outputs_fuzz::run("op_check", data));

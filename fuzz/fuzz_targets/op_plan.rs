@@ -1,3 +1,3 @@
 #![no_main]
 //! `ops::run("plan", …)` on structured inputs (src/lib.rs: the grammar and the invariants).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_outputs_fuzz::ops::fuzz("plan", data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_outputs_fuzz::run("op_plan", data));

@@ -51,6 +51,37 @@ pub fn deterministic<T: PartialEq + std::fmt::Debug>(mut f: impl FnMut() -> Resu
     first
 }
 
+/// Every fuzz target by name, as `fuzz_targets/<name>.rs` calls it: one table for the libFuzzer
+/// binaries and the replay that `make test` runs (tests/replay.rs), so the two cannot drift.
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    Some(match name {
+        "jsontext" => jsontext::fuzz,
+        "limits" => limits::fuzz,
+        "text_route" => text_route::fuzz,
+        "text_check" => text_check::fuzz,
+        "text_respond" => text_respond::fuzz,
+        "text_request" => text_request::fuzz,
+        "op_declare" => |d| ops::fuzz("declare", d),
+        "op_advertise" => |d| ops::fuzz("advertise", d),
+        "op_select" => |d| ops::fuzz("select", d),
+        "op_respond" => |d| ops::fuzz("respond", d),
+        "op_accept" => |d| ops::fuzz("accept", d),
+        "op_plan" => |d| ops::fuzz("plan", d),
+        "op_check" => |d| ops::fuzz("check", d),
+        "op_route" => |d| ops::fuzz("route", d),
+        "op_migrate" => |d| ops::fuzz("migrate", d),
+        "op_list" => |d| ops::fuzz("list", d),
+        "op_discover" => |d| ops::fuzz("discover", d),
+        "op_scenario" => |d| ops::fuzz("scenario", d),
+        _ => return None,
+    })
+}
+
+/// Runs the target `name` on one input (what each `fuzz_targets/*.rs` calls).
+pub fn run(name: &str, data: &[u8]) {
+    target(name).unwrap_or_else(|| panic!("no fuzz target {name}"))(data)
+}
+
 // ---- the grammar -------------------------------------------------------------------------------
 
 /// Any JSON value, biased to short protocol strings.
@@ -1100,11 +1131,18 @@ pub mod text_request {
 
 pub mod limits {
     //! The limits walk: `Limits::parse_bytes` / `parse_text` / `check_value` against serde_json
-    //! and an independent measure of the value. Parsing succeeds exactly when serde_json parses
-    //! the text and the value is within every cap; it then equals serde_json's value and passes
+    //! and an independent measure of the text. Parsing succeeds exactly when serde_json parses
+    //! the text and the text is within every cap; it then equals serde_json's value and passes
     //! `check_value`. `limit-exceeded` only when a cap is really exceeded.
+    //!
+    //! What is measured where (docs/library.md, "Limits"): the byte size and the nesting depth
+    //! are the text's, as written, duplicate members included (a member that a later one of the
+    //! same name replaces has still been read); array and object lengths are the parsed value's,
+    //! where the last of duplicate members wins, as in `JSON.parse`. Measuring the depth on the
+    //! parsed value was this target's own mistake (docs/fuzzing.md, finding 8).
     use super::*;
     use mcp_outputs::limits::Limits;
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
     pub fn fuzz(data: &[u8]) {
         let Some((&pick, text)) = data.split_first() else { return };
@@ -1118,25 +1156,30 @@ pub mod limits {
         };
         let parsed = deterministic(|| limits.parse_bytes(text, "input"));
         let reference = std::str::from_utf8(text).ok().and_then(|t| {
-            let mut de = serde_json::Deserializer::from_str(t);
-            de.disable_recursion_limit();
-            let v: Value = serde::Deserialize::deserialize(&mut de).ok()?;
-            de.end().ok().map(|()| v)
+            let value: Value = parse_unbounded(t)?;
+            let written: Written = parse_unbounded(t)?;
+            Some((value, written.depth()))
         });
         match (&parsed, &reference) {
-            (Ok(v), Some(r)) => {
+            (Ok(v), Some((r, text_depth))) => {
                 assert_eq!(v, r, "parse_bytes and serde_json disagree");
-                assert!(within(&limits, r, text.len()), "parse_bytes accepted a value over a cap");
+                assert!(within(&limits, r, *text_depth, text.len()), "parse_bytes accepted a value over a cap");
                 assert_eq!(limits.check_value(v, ""), Ok(()), "check_value rejects what parse accepted");
             }
             (Ok(v), None) => panic!("parse_bytes accepted what serde_json rejects: {v}"),
-            (Err(e), Some(r)) => {
+            (Err(e), Some((r, text_depth))) => {
                 assert_eq!(e.code(), ErrorCode::LimitExceeded, "valid JSON rejected as {e:?}");
                 // With the small byte cap, the value's size estimate may differ from the text's
                 // length (`1e5` is written `100000.0`); the structural caps are exact.
                 if limits.max_bytes == Limits::default().max_bytes {
-                    assert!(!within(&limits, r, text.len()), "limit-exceeded for a value within every cap");
-                    assert!(limits.check_value(r, "").is_err(), "check_value accepts what parse rejected");
+                    assert!(!within(&limits, r, *text_depth, text.len()), "limit-exceeded for a text within every cap");
+                    // The parsed value alone: its own depth, which a duplicate member may have
+                    // made smaller than the text's.
+                    assert_eq!(
+                        limits.check_value(r, "").is_ok(),
+                        within(&limits, r, value_depth(r), 0),
+                        "check_value and the reference disagree on {r}"
+                    );
                 }
             }
             (Err(e), None) => assert!(
@@ -1146,26 +1189,119 @@ pub mod limits {
         }
     }
 
-    /// Depth (outermost value at 1), array and object lengths and text size within the caps;
-    /// an explicit stack, so any depth is measured.
-    fn within(limits: &Limits, value: &Value, text_len: usize) -> bool {
-        if text_len > limits.max_bytes {
-            return false;
+    fn parse_unbounded<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.disable_recursion_limit();
+        let v = T::deserialize(&mut de).ok()?;
+        de.end().ok().map(|()| v)
+    }
+
+    /// The text's nesting as written: every member and element, duplicates included.
+    enum Written {
+        Leaf,
+        Nested(Vec<Written>),
+    }
+
+    impl Written {
+        /// The outermost value at 1, leaves at 0; an explicit stack, so any depth is measured.
+        fn depth(&self) -> usize {
+            let mut deepest = 0;
+            let mut stack = vec![(self, 1usize)];
+            while let Some((w, depth)) = stack.pop() {
+                if let Written::Nested(items) = w {
+                    deepest = deepest.max(depth);
+                    stack.extend(items.iter().map(|i| (i, depth + 1)));
+                }
+            }
+            deepest
         }
+    }
+
+    impl<'de> Deserialize<'de> for Written {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Written;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("JSON")
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_unit<E>(self) -> Result<Written, E> {
+                    Ok(Written::Leaf)
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Written, A::Error> {
+                    let mut items = Vec::new();
+                    while let Some(item) = seq.next_element()? {
+                        items.push(item);
+                    }
+                    Ok(Written::Nested(items))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Written, A::Error> {
+                    let mut items = Vec::new();
+                    while let Some((IgnoredAny, item)) = map.next_entry()? {
+                        items.push(item);
+                    }
+                    Ok(Written::Nested(items))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// The parsed value's own nesting depth (the outermost container at 1).
+    fn value_depth(value: &Value) -> usize {
+        let mut deepest = 0;
         let mut stack = vec![(value, 1usize)];
         while let Some((v, depth)) = stack.pop() {
             match v {
                 Value::Array(items) => {
-                    if depth > limits.max_depth || items.len() > limits.max_array_len {
-                        return false;
-                    }
+                    deepest = deepest.max(depth);
                     stack.extend(items.iter().map(|i| (i, depth + 1)));
                 }
                 Value::Object(members) => {
-                    if depth > limits.max_depth || members.len() > limits.max_object_len {
+                    deepest = deepest.max(depth);
+                    stack.extend(members.values().map(|i| (i, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+        deepest
+    }
+
+    /// Within every cap: the given depth, the text's length, and the value's array and object
+    /// lengths.
+    fn within(limits: &Limits, value: &Value, depth: usize, text_len: usize) -> bool {
+        if text_len > limits.max_bytes || depth > limits.max_depth {
+            return false;
+        }
+        let mut stack = vec![value];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(items) => {
+                    if items.len() > limits.max_array_len {
                         return false;
                     }
-                    stack.extend(members.values().map(|i| (i, depth + 1)));
+                    stack.extend(items.iter());
+                }
+                Value::Object(members) => {
+                    if members.len() > limits.max_object_len {
+                        return false;
+                    }
+                    stack.extend(members.values());
                 }
                 _ => {}
             }
