@@ -74,6 +74,7 @@ pub mod server;
 #[cfg(test)]
 mod testing;
 pub mod types;
+pub mod validation_work;
 pub mod version;
 pub mod wire;
 

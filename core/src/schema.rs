@@ -376,6 +376,8 @@ impl CompiledSchema {
                 let _ = checked.compiled.set(Ok(built?));
             }
         }
+        // Last, as in the build without a validator: a schema is judged valid first (SEC-4).
+        crate::validation_work::check(schema, path)?;
         Ok(checked)
     }
 
@@ -595,6 +597,9 @@ impl CompiledSchema {
         if verdict == meta::Verdict::Unsure {
             checked.build()?;
         }
+        // Checked on the schema alone, so that the caller's validator, which nothing can
+        // interrupt, never sees a value for a schema whose work is unbounded (SEC-4).
+        crate::validation_work::check(schema, path)?;
         Ok(checked)
     }
 
@@ -1914,12 +1919,15 @@ mod tests {
             json!({"$vocabulary": {"https://example.com/vocab": true}}),
         ];
         for schema in &cases {
-            // What compiling answered before checks existed: the dialect, then the whole build.
+            // What compiling answered before checks existed: the dialect, then the whole build;
+            // then the bound on validation work (SEC-4), last in every build.
             let draft = match schema {
                 Value::Object(map) => dialect(map, "/s"),
                 _ => Ok(Dialect::Draft202012),
             };
-            let built = draft.and_then(|draft| build_validator(schema, draft_of(draft), "/s"));
+            let built = draft
+                .and_then(|draft| build_validator(schema, draft_of(draft), "/s"))
+                .and_then(|built| crate::validation_work::check(schema, "/s").map(|()| built));
             let compiled = built.map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
             let received = CompiledSchema::received(schema, "/s");
             let checked = received.as_ref().map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));

@@ -1242,19 +1242,40 @@ fn ref_cycles_terminate() {
                         }
                     }
                 }
-                Err(e) => assert!(matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef), "{e}"),
+                // A schema that applies itself to the same value (every one above but those that
+                // recurse into children) is refused for its unbounded work (SEC-4): the callers'
+                // validators recurse on it without end.
+                Err(e) => assert!(
+                    matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef | ErrorCode::LimitExceeded),
+                    "{e}"
+                ),
             }
             // And so does the whole flow, server and client.
             for v in &values {
                 if let Err(code) = respond_and_route(s.clone(), v.clone()) {
                     assert!(
-                        matches!(code, ErrorCode::SchemaViolation | ErrorCode::InvalidSchema | ErrorCode::ExternalRef),
+                        matches!(
+                            code,
+                            ErrorCode::SchemaViolation
+                                | ErrorCode::InvalidSchema
+                                | ErrorCode::ExternalRef
+                                | ErrorCode::LimitExceeded
+                        ),
                         "{code:?}"
                     );
                 }
             }
         });
     }
+    // Exactly the schemas that reach themselves at the same value are refused.
+    let refused: Vec<bool> = cyclic_schemas()
+        .iter()
+        .map(|s| CompiledSchema::compile(s, "/schema").is_err_and(|e| e.code() == ErrorCode::LimitExceeded))
+        .collect();
+    assert_eq!(
+        refused,
+        [true, true, true, true, true, true, true, true, true, true, false, true, true, true, false, false]
+    );
     // A recursive schema validates a recursive value down to the depth limit.
     let schema =
         json!({ "type": ["object", "integer"], "properties": { "a": { "$ref": "#" } }, "additionalProperties": false });

@@ -1,0 +1,718 @@
+//! The bound on the work of validating against a received schema (SEC-4). A server's schema is
+//! untrusted input just as its result is: a schema whose evaluation branches over a recursive
+//! reference makes a validator do work exponential in the depth of a small value. The default
+//! npm build validates with the caller's own validator, which nothing can interrupt, so the
+//! rule is checked on the schema alone, before any value is seen, and every flavour answers
+//! alike: `limit-exceeded` at the schema's path.
+//!
+//! The rule (docs/spec, "Decision: bounded validation work"): read the schema as an automaton
+//! whose states are its subschemas and whose letters are the child positions of a value (an
+//! array element at an index or from an index on, an object member by name or any name
+//! outside a set, a member name). Applicators that stay at the same value (`allOf`, `anyOf`,
+//! `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`, `$ref`, …) are followed at once;
+//! the others (`items`, `prefixItems`, `contains`, `properties`, `additionalProperties`, …)
+//! read a letter. Validating a value evaluates each subschema at a position once per run of
+//! the automaton that reaches it. The schema is refused when
+//! - some subschema reaches itself at the same value (`{"$ref": "#"}`): evaluation never ends;
+//! - the automaton is exponentially ambiguous: some subschema has two different runs back to
+//!   itself over the same positions (two `anyOf` branches that both take an array's elements
+//!   into the same recursive `$ref`). Then each level of nesting doubles the work. Found, as
+//!   usual for NFAs, in the product of the automaton with itself, within each strongly connected
+//!   component;
+//! - one evaluation at one value reaches more than [`IN_PLACE_CAP`] subschemas at that value
+//!   (references that fan out and meet again, `a: anyOf[b, b]`, `b: anyOf[c, c]`, …);
+//! - the analysis itself would exceed [`ANALYSIS_CAP`] steps (a schema too tangled to bound).
+//!
+//! Ordinary recursion is accepted: a tree whose `items` refer back once, a tuple of two
+//! children that both refer back (different positions), and the "any JSON value" schema whose
+//! `anyOf` branches recurse through `items` and `additionalProperties` (elements and members
+//! are never the same position). Positions are compared conservatively (`patternProperties`
+//! may match any name), so the rule may refuse a schema that a finer reading would accept,
+//! never the reverse.
+
+// Graph algorithms over dense ids this module issues itself (nodes, edges, pairs of nodes):
+// every index is one it handed out, so indexing cannot fail on any input. The fuzz targets
+// `op_declare` and `op_accept` reach this code with arbitrary schemas.
+#![allow(clippy::indexing_slicing)]
+
+use crate::error::{pointer_push, Error, ErrorCode, Result};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The most subschemas one evaluation may visit at one value.
+pub const IN_PLACE_CAP: u64 = 100_000;
+
+/// The most steps the analysis takes (transitions summed over closures, pairs of the product).
+pub const ANALYSIS_CAP: usize = 4_000_000;
+
+/// A child position of a value, as a keyword that descends one level reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Letter {
+    /// The array element at this index (`prefixItems`, the array form of `items`).
+    Index(usize),
+    /// Every array element from this index on (`items`, `additionalItems`, `contains`,
+    /// `unevaluatedItems`).
+    From(usize),
+    /// The object member of this name (`properties`).
+    Member(String),
+    /// Any object member whose name is not one of these (`additionalProperties` and
+    /// `unevaluatedProperties` beside `properties`; `patternProperties`, conservatively).
+    MemberExcept(Vec<String>),
+    /// A member name, as a string value (`propertyNames`).
+    Name,
+}
+
+impl Letter {
+    /// Whether some child position is read by both letters.
+    fn overlaps(&self, other: &Letter) -> bool {
+        use Letter::*;
+        match (self, other) {
+            (Index(a), Index(b)) => a == b,
+            (Index(i), From(n)) | (From(n), Index(i)) => i >= n,
+            (From(_), From(_)) => true,
+            (Member(a), Member(b)) => a == b,
+            (Member(name), MemberExcept(except)) | (MemberExcept(except), Member(name)) => !except.contains(name),
+            (MemberExcept(_), MemberExcept(_)) => true,
+            (Name, Name) => true,
+            _ => false,
+        }
+    }
+}
+
+/// How a subschema is reached from the one that holds it.
+enum How {
+    /// At the same value (`allOf`, `not`, `if`, …).
+    InPlace,
+    /// At a child position.
+    Descent(Letter),
+    /// Not applied from there (`$defs`): registered for references to reach.
+    Registered,
+}
+
+/// Where an in-place reference leads.
+enum Target {
+    Node(usize),
+    /// A dynamic reference: its static target and every subschema with its dynamic anchor.
+    Several(Vec<usize>),
+    /// A reference this reading does not resolve exactly (a URI it cannot join, an anchor it
+    /// did not find): any subschema, conservatively.
+    Anywhere,
+}
+
+/// A reference of a subschema, resolved after the walk.
+enum Reference {
+    Static(String),
+    /// `$dynamicRef` (2020-12).
+    Dynamic(String),
+    /// `$recursiveRef` (2019-09).
+    Recursive,
+}
+
+#[derive(Default)]
+struct Node {
+    pointer: String,
+    /// The base URI in effect ("" when no identifier sets one).
+    base: String,
+    in_place: Vec<Target>,
+    /// Indices into `Graph::edges`.
+    descents: Vec<usize>,
+}
+
+struct Edge {
+    to: usize,
+    letter: Letter,
+}
+
+struct Graph<'s> {
+    root: &'s Value,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    by_pointer: HashMap<String, usize>,
+    anchors: HashMap<String, Vec<usize>>,
+    /// Nodes with `"$recursiveAnchor": true`.
+    recursive_anchors: Vec<usize>,
+    /// Resources by their base URI: the nodes whose identifier sets one.
+    resources: HashMap<String, usize>,
+    /// References still to resolve: (node, its in-place slot, the reference).
+    pending: Vec<(usize, usize, Reference)>,
+}
+
+fn refused(path: &str, why: String) -> Error {
+    Error::new(ErrorCode::LimitExceeded, path, format!("validation work: {why}"))
+}
+
+/// Refuses, with `limit-exceeded` at `path` (the schema's own), a schema whose validation work
+/// this rule cannot bound (see the module's documentation). `schema` has been found a valid
+/// schema whose references stay inside it.
+pub fn check(schema: &Value, path: &str) -> Result<()> {
+    if !schema.is_object() {
+        return Ok(());
+    }
+    let mut graph = Graph {
+        root: schema,
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        recursive_anchors: Vec::new(),
+        resources: HashMap::new(),
+        pending: Vec::new(),
+        by_pointer: HashMap::new(),
+        anchors: HashMap::new(),
+    };
+    graph.add(schema, String::new(), String::new());
+    // References are resolved after the walk, so that every anchor and identifier is known; a
+    // pointer into a place the walk did not register (a keyword it does not know) registers it
+    // then, and its own references join the queue.
+    while let Some((node, slot, reference)) = graph.pending.pop() {
+        let target = graph.resolve(node, &reference);
+        graph.nodes[node].in_place[slot] = target;
+    }
+    let closures = graph.closures().map_err(|why| refused(path, why))?;
+    graph.ambiguity(&closures).map_err(|why| refused(path, why))
+}
+
+impl<'s> Graph<'s> {
+    /// Registers `schema` (at `pointer`) and every subschema below it; returns its node, or
+    /// `None` for a boolean schema (which applies nothing further).
+    fn add(&mut self, schema: &'s Value, pointer: String, base: String) -> Option<usize> {
+        let Value::Object(_) = schema else { return None };
+        if let Some(&id) = self.by_pointer.get(&pointer) {
+            return Some(id);
+        }
+        // An explicit stack: a schema is as deep as its input's limits allow.
+        let first = self.register(pointer.clone());
+        let mut stack = vec![(schema, first, base)];
+        while let Some((value, id, base)) = stack.pop() {
+            let Value::Object(map) = value else { continue };
+            let pointer = self.nodes[id].pointer.clone();
+            let identifier = ["$id", "id"].iter().find_map(|name| map.get(*name).and_then(Value::as_str));
+            let base = match identifier.map(|i| i.split('#').next().unwrap_or_default()) {
+                Some(uri) if !uri.is_empty() => {
+                    let joined = join(&base, uri);
+                    self.resources.entry(joined.clone()).or_insert(id);
+                    joined
+                }
+                _ => base,
+            };
+            if id == 0 {
+                self.resources.entry(base.clone()).or_insert(0);
+            }
+            self.nodes[id].base = base.clone();
+            if map.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+                self.recursive_anchors.push(id);
+            }
+            for name in ["$anchor", "$dynamicAnchor"] {
+                if let Some(Value::String(anchor)) = map.get(name) {
+                    self.anchors.entry(anchor.clone()).or_default().push(id);
+                }
+            }
+            // Drafts 4 to 7 name an anchor with a fragment-only identifier.
+            for name in ["$id", "id"] {
+                if let Some(anchor) = map.get(name).and_then(Value::as_str).and_then(|s| s.strip_prefix('#')) {
+                    self.anchors.entry(anchor.to_owned()).or_default().push(id);
+                }
+            }
+            let references = [
+                map.get("$ref").and_then(Value::as_str).map(|r| Reference::Static(r.to_owned())),
+                map.get("$dynamicRef").and_then(Value::as_str).map(|r| Reference::Dynamic(r.to_owned())),
+                map.get("$recursiveRef").map(|_| Reference::Recursive),
+            ];
+            for reference in references.into_iter().flatten() {
+                let slot = self.nodes[id].in_place.len();
+                self.nodes[id].in_place.push(Target::Anywhere);
+                self.pending.push((id, slot, reference));
+            }
+            let mut child = |graph: &mut Self, keyword: &str, sub: Option<&str>, schema: &'s Value, how: How| {
+                let mut at = pointer_push(&pointer, keyword);
+                if let Some(token) = sub {
+                    at = pointer_push(&at, token);
+                }
+                if !schema.is_object() {
+                    return;
+                }
+                let existing = graph.by_pointer.get(&at).copied();
+                let to = match existing {
+                    Some(to) => to,
+                    None => {
+                        let to = graph.register(at);
+                        stack.push((schema, to, base.clone()));
+                        to
+                    }
+                };
+                match how {
+                    How::Registered => {}
+                    How::InPlace => graph.nodes[id].in_place.push(Target::Node(to)),
+                    How::Descent(letter) => {
+                        graph.edges.push(Edge { to, letter });
+                        let edge = graph.edges.len() - 1;
+                        graph.nodes[id].descents.push(edge);
+                    }
+                }
+            };
+            let named: Vec<String> = match map.get("properties") {
+                Some(Value::Object(properties)) => properties.keys().cloned().collect(),
+                _ => Vec::new(),
+            };
+            let tuple_len = |key: &str| map.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+            for (keyword, value) in map {
+                match keyword.as_str() {
+                    "not" | "if" | "then" | "else" => child(self, keyword, None, value, How::InPlace),
+                    "allOf" | "anyOf" | "oneOf" => {
+                        each_item(value, |i, s| child(self, keyword, Some(&i.to_string()), s, How::InPlace))
+                    }
+                    "dependentSchemas" | "dependencies" => {
+                        each_member(value, |k, s| child(self, keyword, Some(k), s, How::InPlace))
+                    }
+                    "$defs" | "definitions" => {
+                        each_member(value, |k, s| child(self, keyword, Some(k), s, How::Registered))
+                    }
+                    "prefixItems" => each_item(value, |i, s| {
+                        child(self, keyword, Some(&i.to_string()), s, How::Descent(Letter::Index(i)))
+                    }),
+                    "items" if value.is_array() => each_item(value, |i, s| {
+                        child(self, keyword, Some(&i.to_string()), s, How::Descent(Letter::Index(i)))
+                    }),
+                    "items" => child(self, keyword, None, value, How::Descent(Letter::From(tuple_len("prefixItems")))),
+                    "additionalItems" => {
+                        child(self, keyword, None, value, How::Descent(Letter::From(tuple_len("items"))))
+                    }
+                    "contains" | "unevaluatedItems" => child(self, keyword, None, value, How::Descent(Letter::From(0))),
+                    "properties" => each_member(value, |k, s| {
+                        child(self, keyword, Some(k), s, How::Descent(Letter::Member(k.to_owned())))
+                    }),
+                    "patternProperties" => each_member(value, |k, s| {
+                        child(self, keyword, Some(k), s, How::Descent(Letter::MemberExcept(Vec::new())))
+                    }),
+                    "additionalProperties" | "unevaluatedProperties" => {
+                        child(self, keyword, None, value, How::Descent(Letter::MemberExcept(named.clone())))
+                    }
+                    "propertyNames" => child(self, keyword, None, value, How::Descent(Letter::Name)),
+                    _ => {}
+                }
+            }
+        }
+        Some(first)
+    }
+
+    fn register(&mut self, pointer: String) -> usize {
+        self.nodes.push(Node { pointer: pointer.clone(), ..Node::default() });
+        let id = self.nodes.len() - 1;
+        self.by_pointer.insert(pointer, id);
+        id
+    }
+
+    /// Where a reference of `node` leads: a resource by its URI (joined to the node's base),
+    /// then a JSON Pointer or a plain-name anchor inside it; for a dynamic reference, also every
+    /// subschema its dynamic resolution may pick. What this reading cannot follow exactly may
+    /// lead anywhere.
+    fn resolve(&mut self, node: usize, reference: &Reference) -> Target {
+        match reference {
+            Reference::Static(r) => self.resolve_static(node, r),
+            Reference::Recursive => {
+                let mut targets = vec![0];
+                targets.extend(self.recursive_anchors.iter().copied());
+                targets.sort_unstable();
+                targets.dedup();
+                Target::Several(targets)
+            }
+            Reference::Dynamic(r) => match self.resolve_static(node, r) {
+                Target::Node(first) => {
+                    let name = r.rsplit_once('#').map_or("", |(_, name)| name);
+                    let mut targets = vec![first];
+                    targets.extend(self.anchors.get(name).into_iter().flatten().copied());
+                    // One evaluation, wherever it resolves: each candidate once.
+                    targets.sort_unstable();
+                    targets.dedup();
+                    Target::Several(targets)
+                }
+                other => other,
+            },
+        }
+    }
+
+    fn resolve_static(&mut self, node: usize, reference: &str) -> Target {
+        let (uri, fragment) = match reference.split_once('#') {
+            Some((uri, fragment)) => (uri, fragment),
+            None => (reference, ""),
+        };
+        let base = &self.nodes[node].base;
+        let resource = if uri.is_empty() {
+            self.resources.get(base.as_str()).copied().unwrap_or(0)
+        } else {
+            match self.resources.get(&join(base, uri)) {
+                Some(&resource) => resource,
+                None => return Target::Anywhere,
+            }
+        };
+        if fragment.is_empty() {
+            return Target::Node(resource);
+        }
+        let Some(decoded) = percent_decode(fragment) else { return Target::Anywhere };
+        if decoded.starts_with('/') {
+            let full = format!("{}{}", self.nodes[resource].pointer, decoded);
+            let Some(value) = self.root.pointer(&full) else { return Target::Anywhere };
+            // The pointer as this walk writes it (tokens escaped the same way).
+            let canonical = full
+                .split('/')
+                .skip(1)
+                .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                .fold(String::new(), |p, t| pointer_push(&p, &t));
+            let base = self.nodes[resource].base.clone();
+            return match self.add(value, canonical, base) {
+                Some(id) => Target::Node(id),
+                None => Target::Anywhere,
+            };
+        }
+        match self.anchors.get(&decoded).map(Vec::as_slice) {
+            Some([one]) => Target::Node(*one),
+            _ => Target::Anywhere,
+        }
+    }
+
+    /// For each node, the descents one evaluation there makes, after following every in-place
+    /// applicator: (edge, how many in-place paths reach it). Errs on an in-place cycle, on too
+    /// many in-place visits, or past the analysis cap.
+    fn closures(&self) -> std::result::Result<Vec<Vec<(usize, u64)>>, String> {
+        let n = self.nodes.len();
+        let mut closure: Vec<Option<Vec<(usize, u64)>>> = vec![None; n];
+        let mut visits: Vec<u64> = vec![0; n];
+        let mut on_path = vec![false; n];
+        let mut work = 0usize;
+        for start in 0..n {
+            if closure[start].is_some() {
+                continue;
+            }
+            // Iterative depth-first post-order over in-place edges.
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            on_path[start] = true;
+            while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+                let targets = self.targets(id);
+                if *next < targets.len() {
+                    let to = targets[*next];
+                    *next += 1;
+                    if on_path[to] {
+                        return Err(format!(
+                            "the subschema at {:?} applies {:?} again to the same value, without end",
+                            self.nodes[to].pointer, self.nodes[id].pointer
+                        ));
+                    }
+                    if closure[to].is_none() {
+                        on_path[to] = true;
+                        stack.push((to, 0));
+                    }
+                    continue;
+                }
+                // All in-place successors done: merge their closures.
+                let mut merged: HashMap<usize, u64> = self.nodes[id].descents.iter().map(|&e| (e, 1)).collect();
+                let mut visited = 1u64;
+                for to in targets {
+                    visited = visited.saturating_add(visits[to]);
+                    for &(edge, count) in closure[to].as_ref().expect("done") {
+                        let slot = merged.entry(edge).or_insert(0);
+                        *slot = slot.saturating_add(count);
+                    }
+                }
+                if visited > IN_PLACE_CAP {
+                    return Err(format!(
+                        "one evaluation of the subschema at {:?} visits more than {IN_PLACE_CAP} subschemas at the same value",
+                        self.nodes[id].pointer
+                    ));
+                }
+                work += merged.len() + 1;
+                if work > ANALYSIS_CAP {
+                    return Err("the schema is too tangled for its work to be bounded".to_owned());
+                }
+                let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
+                merged.sort_unstable();
+                visits[id] = visited;
+                closure[id] = Some(merged);
+                on_path[id] = false;
+                stack.pop();
+            }
+        }
+        Ok(closure.into_iter().map(|c| c.unwrap_or_default()).collect())
+    }
+
+    /// The nodes an in-place applicator of `id` leads to (`Anywhere` is every node).
+    fn targets(&self, id: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        for target in &self.nodes[id].in_place {
+            match target {
+                Target::Node(to) => out.push(*to),
+                Target::Several(targets) => out.extend(targets.iter().copied()),
+                Target::Anywhere => out.extend(0..self.nodes.len()),
+            }
+        }
+        out
+    }
+
+    /// Errs when some subschema has two different runs back to itself over the same positions.
+    fn ambiguity(&self, closures: &[Vec<(usize, u64)>]) -> std::result::Result<(), String> {
+        let n = self.nodes.len();
+        let successors: Vec<Vec<usize>> =
+            closures.iter().map(|c| c.iter().map(|&(e, _)| self.edges[e].to).collect()).collect();
+        let component = strongly_connected(n, |v| successors[v].clone());
+        // Components in the order of their first node, so that the answer never varies.
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (v, &c) in component.iter().enumerate() {
+            members[c].push(v);
+        }
+        members.sort_by_key(|nodes| nodes.first().copied());
+        let too_tangled = || "the schema is too tangled for its work to be bounded".to_owned();
+        let mut work = 0usize;
+        for nodes in members.iter().filter(|nodes| !nodes.is_empty()) {
+            let c = component[nodes[0]];
+            // The descents of each node that stay inside the component.
+            let inside: Vec<Vec<(usize, u64)>> = nodes
+                .iter()
+                .map(|&v| closures[v].iter().copied().filter(|&(e, _)| component[self.edges[e].to] == c).collect())
+                .collect();
+            // A component is a cycle only when it has an edge inside it.
+            if inside.iter().all(Vec::is_empty) {
+                continue;
+            }
+            // A descent reached along two in-place paths, inside a cycle: two runs already.
+            if let Some(i) = inside.iter().position(|edges| edges.iter().any(|&(_, count)| count > 1)) {
+                return Err(self.branching(nodes[i]));
+            }
+            // The product of the component with itself, over descents whose letters overlap;
+            // an edge is split when the two runs take different descents.
+            let index: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+            let k = nodes.len();
+            work = work.saturating_add(k.saturating_mul(k));
+            if work > ANALYSIS_CAP {
+                return Err(too_tangled());
+            }
+            let mut product: Vec<Vec<(usize, bool)>> = Vec::with_capacity(k * k);
+            for p in 0..k * k {
+                let mut out = Vec::new();
+                for &(e1, _) in &inside[p / k] {
+                    for &(e2, _) in &inside[p % k] {
+                        if self.edges[e1].letter.overlaps(&self.edges[e2].letter) {
+                            out.push((index[&self.edges[e1].to] * k + index[&self.edges[e2].to], e1 != e2));
+                        }
+                    }
+                }
+                work = work.saturating_add(out.len());
+                if work > ANALYSIS_CAP {
+                    return Err(too_tangled());
+                }
+                product.push(out);
+            }
+            let pair_component = strongly_connected(k * k, |p| product[p].iter().map(|&(to, _)| to).collect());
+            // A product component holds two different runs when it holds a pair of different
+            // subschemas, or a split edge inside it.
+            let mut split = vec![false; k * k];
+            for (p, edges) in product.iter().enumerate() {
+                let pc = pair_component[p];
+                if p / k != p % k || edges.iter().any(|&(to, split)| split && pair_component[to] == pc) {
+                    split[pc] = true;
+                }
+            }
+            if let Some(i) = (0..k).find(|&i| split[pair_component[i * k + i]]) {
+                return Err(self.branching(nodes[i]));
+            }
+        }
+        Ok(())
+    }
+
+    fn branching(&self, node: usize) -> String {
+        format!(
+            "the subschema at {:?} can be evaluated on the same value along two different paths at every level \
+             of nesting (two applicators take the same child values into the same recursive $ref), so the work \
+             doubles with each level",
+            self.nodes[node].pointer
+        )
+    }
+}
+
+/// `reference` (a URI without its fragment) joined to `base`, without dot-segment removal: a
+/// form this does not match leaves the reference unresolved, which is the conservative side.
+fn join(base: &str, reference: &str) -> String {
+    let has_scheme = reference.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    if has_scheme || base.is_empty() {
+        reference.to_owned()
+    } else if let Some(path) = reference.strip_prefix('/') {
+        // The base's scheme and authority, then the absolute path.
+        let authority_end = base.find("://").map_or(0, |i| base[i + 3..].find('/').map_or(base.len(), |j| i + 3 + j));
+        format!("{}/{}", &base[..authority_end], path)
+    } else {
+        let directory = base.rfind('/').map_or("", |i| &base[..=i]);
+        format!("{directory}{reference}")
+    }
+}
+
+fn each_item<'s>(value: &'s Value, mut f: impl FnMut(usize, &'s Value)) {
+    if let Value::Array(items) = value {
+        for (i, item) in items.iter().enumerate() {
+            f(i, item);
+        }
+    }
+}
+
+fn each_member<'s>(value: &'s Value, mut f: impl FnMut(&'s str, &'s Value)) {
+    if let Value::Object(members) = value {
+        let members: &'s Map<String, Value> = members;
+        for (k, v) in members {
+            f(k, v);
+        }
+    }
+}
+
+/// A URI fragment's percent-encoding decoded; `None` when not UTF-8 or malformed.
+fn percent_decode(fragment: &str) -> Option<String> {
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Tarjan's strongly connected components, iterative: the component of each vertex.
+fn strongly_connected(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![UNSEEN; n];
+    let mut stack = Vec::new();
+    let mut next_index = 0;
+    let mut next_component = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        let mut call: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        call.push((root, successors(root), 0));
+        while let Some((v, succ, i)) = call.last_mut() {
+            let v = *v;
+            if *i < succ.len() {
+                let w = succ[*i];
+                *i += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, successors(w), 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some((parent, _, _)) = call.last() {
+                low[*parent] = low[*parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component[w] = next_component;
+                    if w == v {
+                        break;
+                    }
+                }
+                next_component += 1;
+            }
+        }
+    }
+    component
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use serde_json::json;
+
+    fn refused(schema: serde_json::Value) -> bool {
+        check(&schema, "/s").is_err()
+    }
+
+    #[test]
+    fn branching_recursion_is_refused() {
+        let example = json!({"$defs":{"n":{"type":"array","anyOf":[{"items":{"$ref":"#/$defs/n"}},{"items":{"$ref":"#/$defs/n"},"minItems":0}]}},"$ref":"#/$defs/n"});
+        let e = check(&example, "/tools/0/outputVariants/1/schema").unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::LimitExceeded);
+        assert_eq!(e.path(), "/tools/0/outputVariants/1/schema");
+        // The same through allOf, through members, through a tuple element and `items` together.
+        assert!(refused(json!({"allOf":[{"items":{"$ref":"#"}},{"items":{"$ref":"#"}}]})));
+        assert!(refused(json!({"anyOf":[{"properties":{"a":{"$ref":"#"}}},{"additionalProperties":{"$ref":"#"}}]})));
+        assert!(refused(json!({"anyOf":[{"prefixItems":[{"$ref":"#"}]},{"items":{"$ref":"#"}}]})));
+        // Two paths to the same descent: `a` reached twice in place.
+        assert!(refused(
+            json!({"$defs":{"a":{"items":{"$ref":"#"}}},"anyOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/a"}]})
+        ));
+        // Mutual recursion through two definitions that branch.
+        assert!(refused(
+            json!({"$defs":{"a":{"oneOf":[{"items":{"$ref":"#/$defs/b"}},{"contains":{"$ref":"#/$defs/b"}}]},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})
+        ));
+    }
+
+    #[test]
+    fn evaluation_without_end_and_fan_out_are_refused() {
+        assert!(refused(json!({"$ref":"#"})));
+        assert!(refused(json!({"$id":"https://example.com/s","$ref":"s"})));
+        assert!(refused(
+            json!({"$id":"https://example.com/t","anyOf":[{"items":{"$ref":"t"}},{"items":{"$ref":"https://example.com/t"}}]})
+        ));
+        assert!(refused(
+            json!({"$dynamicAnchor":"n","anyOf":[{"items":{"$dynamicRef":"#n"}},{"contains":{"$dynamicRef":"#n"}}]})
+        ));
+        assert!(refused(json!({"anyOf":[{"type":"string"},{"allOf":[{"$ref":"#"}]}]})));
+        let mut defs = serde_json::Map::new();
+        for i in 0..30 {
+            defs.insert(
+                format!("d{i}"),
+                json!({"anyOf":[{"$ref":format!("#/$defs/d{}", i + 1)},{"$ref":format!("#/$defs/d{}", i + 1)}]}),
+            );
+        }
+        defs.insert("d30".into(), json!({"type":"string"}));
+        assert!(refused(json!({"$defs": defs, "$ref":"#/$defs/d0"})));
+    }
+
+    #[test]
+    fn ordinary_recursion_is_accepted() {
+        // A tree whose items refer back once; a binary tree as a tuple; a linked list.
+        assert!(!refused(json!({"type":"array","items":{"$ref":"#"}})));
+        assert!(!refused(json!({"type":"array","prefixItems":[{"$ref":"#"},{"$ref":"#"}]})));
+        assert!(!refused(
+            json!({"$defs":{"node":{"type":"object","properties":{"value":{},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]}}}},"$ref":"#/$defs/node"})
+        ));
+        // Any JSON value: branches recurse through elements and members, never the same place.
+        assert!(!refused(json!({"$defs":{"v":{"anyOf":[
+            {"type":["string","number","boolean","null"]},
+            {"type":"array","items":{"$ref":"#/$defs/v"}},
+            {"type":"object","additionalProperties":{"$ref":"#/$defs/v"}}]}},"$ref":"#/$defs/v"})));
+        // Named and other members recursing beside each other in one object.
+        assert!(!refused(
+            json!({"type":"object","properties":{"child":{"$ref":"#"}},"additionalProperties":{"$ref":"#"}})
+        ));
+        // Left and right subtrees, each once.
+        assert!(!refused(json!({"properties":{"left":{"$ref":"#"},"right":{"$ref":"#"}}})));
+        // Non-recursive sharing: the same definition at the same place twice is fine.
+        assert!(!refused(json!({"$defs":{"s":{"type":"string"}},"anyOf":[{"$ref":"#/$defs/s"},{"$ref":"#/$defs/s"}]})));
+        // Anchors and identifiers resolve.
+        assert!(!refused(json!({"$defs":{"n":{"$anchor":"node","items":{"$ref":"#node"}}},"$ref":"#node"})));
+        assert!(!refused(json!({"$id":"https://example.com/tree","items":{"$ref":"tree"}})));
+        assert!(!refused(
+            json!({"$id":"https://example.com/a/root","$defs":{"t":{"$id":"tree","items":{"$ref":"/a/tree"}}},"$ref":"tree"})
+        ));
+        assert!(!refused(json!({"$dynamicAnchor":"node","items":{"$dynamicRef":"#node"}})));
+    }
+}
