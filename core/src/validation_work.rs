@@ -21,6 +21,10 @@
 //!   component;
 //! - one evaluation at one value reaches more than [`IN_PLACE_CAP`] subschemas at that value
 //!   (references that fan out and meet again, `a: anyOf[b, b]`, `b: anyOf[c, c]`, …);
+//! - more than [`RUNS_CAP`] runs from the root reach one position of a value no deeper than
+//!   [`MAX_DEPTH_CEILING`] (branches that take the same child values into the same
+//!   subschema, nested level after level without recursion, or recursion that is polynomially
+//!   ambiguous);
 //! - the analysis itself would exceed [`ANALYSIS_CAP`] steps (a schema too tangled to bound).
 //!
 //! Ordinary recursion is accepted: a tree whose `items` refer back once, a tuple of two
@@ -36,11 +40,16 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::error::{pointer_push, Error, ErrorCode, Result};
+use crate::limits::MAX_DEPTH_CEILING;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// The most subschemas one evaluation may visit at one value.
 pub const IN_PLACE_CAP: u64 = 100_000;
+
+/// The most runs that may reach one position of a value: how many times, at most, one
+/// subschema is evaluated there for every time the schema is evaluated at the root.
+pub const RUNS_CAP: u64 = 1_024;
 
 /// The most steps the analysis takes (transitions summed over closures, pairs of the product).
 pub const ANALYSIS_CAP: usize = 4_000_000;
@@ -167,7 +176,8 @@ pub fn check(schema: &Value, path: &str) -> Result<()> {
         graph.nodes[node].in_place[slot] = target;
     }
     let closures = graph.closures().map_err(|why| refused(path, why))?;
-    graph.ambiguity(&closures).map_err(|why| refused(path, why))
+    graph.ambiguity(&closures).map_err(|why| refused(path, why))?;
+    graph.runs(&closures).map_err(|why| refused(path, why))
 }
 
 impl<'s> Graph<'s> {
@@ -515,6 +525,48 @@ impl<'s> Graph<'s> {
         Ok(())
     }
 
+    /// Errs when more than [`RUNS_CAP`] runs from the root can reach one position of a value
+    /// of at most [`MAX_DEPTH_CEILING`] levels. `runs[v]` bounds, after `d` rounds, the runs
+    /// from `v` over any `d` positions: for each letter, the runs of every descent whose letter
+    /// overlaps it, summed (an upper bound where letters overlap only pairwise). A schema
+    /// without such branching reaches its fixed point within its own nesting.
+    fn runs(&self, closures: &[Vec<(usize, u64)>]) -> std::result::Result<(), String> {
+        let mut runs = vec![1u64; self.nodes.len()];
+        let mut work = 0usize;
+        for _ in 0..MAX_DEPTH_CEILING {
+            let mut next = Vec::with_capacity(runs.len());
+            for descents in closures {
+                let mut most = 1u64;
+                for &(e, _) in descents {
+                    let letter = &self.edges[e].letter;
+                    let sum = descents
+                        .iter()
+                        .filter(|&&(other, _)| self.edges[other].letter.overlaps(letter))
+                        .fold(0u64, |sum, &(other, count)| {
+                            sum.saturating_add(count.saturating_mul(runs[self.edges[other].to]))
+                        });
+                    most = most.max(sum);
+                }
+                work = work.saturating_add(descents.len().saturating_mul(descents.len()) + 1);
+                next.push(most);
+            }
+            if work > ANALYSIS_CAP {
+                return Err("the schema is too tangled for its work to be bounded".to_owned());
+            }
+            if next[0] > RUNS_CAP {
+                return Err(format!(
+                    "more than {RUNS_CAP} evaluations of its subschemas can reach one position of a value (applicators \
+                     that take the same child values into the same subschema, level after level)"
+                ));
+            }
+            if next == runs {
+                return Ok(());
+            }
+            runs = next;
+        }
+        Ok(())
+    }
+
     fn branching(&self, node: usize) -> String {
         format!(
             "the subschema at {:?} can be evaluated on the same value along two different paths at every level \
@@ -684,6 +736,25 @@ mod tests {
         }
         defs.insert("d30".into(), json!({"type":"string"}));
         assert!(refused(json!({"$defs": defs, "$ref":"#/$defs/d0"})));
+        // The same doubling through children, without recursion: 2^30 runs at depth 30.
+        let mut defs = serde_json::Map::new();
+        for i in 0..30 {
+            let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+            defs.insert(format!("d{i}"), json!({"anyOf":[{"items": next.clone()},{"contains": next}]}));
+        }
+        defs.insert("d30".into(), json!({"type":"integer"}));
+        assert!(refused(json!({"$defs": defs, "$ref":"#/$defs/d0"})));
+        // Polynomial ambiguity, chained: each stage may hand over to the next at any depth.
+        let mut defs = serde_json::Map::new();
+        for i in 0..12 {
+            let next = json!({"$ref": format!("#/$defs/s{}", i + 1)});
+            defs.insert(
+                format!("s{i}"),
+                json!({"anyOf":[{"items": {"$ref": format!("#/$defs/s{i}")}},{"items": next}]}),
+            );
+        }
+        defs.insert("s12".into(), json!({"type":"integer"}));
+        assert!(refused(json!({"$defs": defs, "$ref":"#/$defs/s0"})));
     }
 
     #[test]
