@@ -129,10 +129,11 @@ fn instance(cls: &Bound<'_, PyAny>, fields: Fields<'_, '_>) -> PyErr {
 }
 
 /// Runs `f`, turning a panic (a bug) into `mcp_outputs.InternalError` rather than pyo3's
-/// `PanicException` (a `BaseException`).
+/// `PanicException` (a `BaseException`), with room on the stack for the deepest input the
+/// limits allow, whatever the calling thread's stack size (`mcp_outputs::stack`).
 fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     convert::forget_lengths();
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match mcp_outputs::stack::with_room(mcp_outputs::stack::CALL_BYTES, || catch_unwind(AssertUnwindSafe(f))) {
         Ok(result) => result,
         Err(payload) => {
             let message = payload

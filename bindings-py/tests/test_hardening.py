@@ -442,3 +442,63 @@ def test_error_paths_do_not_grow_memory() -> None:
     # 24,000 failing calls: a leak of even 100 bytes a call would show as 2.4 MB.
     assert traced_after - traced_before < 64 * 1024, traced_after - traced_before
     assert rss_after - rss_before < 2 * 1024 * 1024, rss_after - rss_before
+
+
+# ---- issue 19, item 5: small thread stacks never crash -----------------------------------------
+
+SMALL_STACK_SCRIPT = r"""
+import sys, threading
+from fixtures import REQ, tool_with
+from mcp_outputs import Config, Connection, ReceivedTool, ServerTool
+
+stack, depth, max_depth, nesting = (int(a) for a in sys.argv[1:5])
+
+def nested(levels):
+    value = {}
+    for _ in range(levels - 1):
+        value = {"a": value}
+    return value
+
+def run():
+    config = Config(limits={"maxDepth": max_depth})
+    conn = Connection(config=config)
+    # A recursive schema, each level behind `nesting` nested allOf: the validator recurses
+    # through all of them at every level of the value.
+    inner = {"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}}
+    for _ in range(nesting):
+        inner = {"allOf": [inner, {"type": "object"}]}
+    server = ServerTool.declare(tool_with({"$defs": {"n": inner}, "$ref": "#/$defs/n"}), config=config)
+    host = ReceivedTool.accept(server.advertise(conn), conn)
+    out = {"audience": "programmatic", "format": "structured", "structuredContent": nested(depth)}
+    result = server.respond(conn, REQ, {"outputs": [out]})
+    host.check(REQ, result)
+    route = host.route(REQ, result)
+    print("routed", len(route["programmatic"]))
+
+threading.stack_size(stack)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
+"""
+
+
+@pytest.mark.parametrize(
+    "stack,depth,max_depth,nesting",
+    [
+        (65536, 125, 128, 0),  # the default limits on a 64 KiB stack (segfaulted at depth 125)
+        (262144, 997, CEILING, 0),  # the ceiling on a 256 KiB stack (segfaulted)
+        (262144, 997, CEILING, 4),  # 4 nested allOf per level
+        (65536, 997, CEILING, 64),  # 64 per level: needed 16 MiB, more than a main thread has
+    ],
+)
+def test_route_never_crashes_on_a_small_stack(stack: int, depth: int, max_depth: int, nesting: int) -> None:
+    """Runs in a child process: a crash is an exit by signal, reported here, not the end of pytest."""
+    import subprocess
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run(
+        [sys.executable, "-c", SMALL_STACK_SCRIPT, str(stack), str(depth), str(max_depth), str(nesting)],
+        cwd=here, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    assert done.stdout.strip() == "routed 1"

@@ -71,6 +71,7 @@ pub mod routing;
 pub mod schema;
 pub mod selection;
 pub mod server;
+pub mod stack;
 #[cfg(test)]
 mod testing;
 pub mod types;

@@ -101,6 +101,9 @@ pub struct CompiledSchema {
     path: String,
     draft: Dialect,
     object_rooted: bool,
+    /// The most schema levels a validation recurses through per level of a value
+    /// ([`crate::validation_work::Work`]): the stack it needs ([`crate::stack`]).
+    frames_per_level: usize,
     /// Unique in this process ([`CompiledSchema::id`]).
     id: u64,
     /// The validator, built once: at once, or by the first validation that needs it. A failure
@@ -271,6 +274,7 @@ impl CompiledSchema {
         };
         Ok(CompiledSchema {
             object_rooted: is_object_rooted(schema),
+            frames_per_level: 1,
             source: schema.clone(),
             path: path.to_owned(),
             draft,
@@ -366,6 +370,11 @@ impl CompiledSchema {
     /// proves that the build cannot fail (see [`Check`]); a schema it cannot prove so is
     /// compiled here, so no fault `compile` reports is left for later.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
+        // The meta-schema check and the build recurse over the schema.
+        crate::stack::with_room(crate::stack::SCHEMA_BYTES, || Self::received_here(schema, path))
+    }
+
+    fn received_here(schema: &Value, path: &str) -> Result<Self> {
         let checked = Self::unchecked(schema, path)?;
         let draft = draft_of(checked.draft);
         match check(schema, draft, path)? {
@@ -377,8 +386,8 @@ impl CompiledSchema {
             }
         }
         // Last, as in the build without a validator: a schema is judged valid first (SEC-4).
-        crate::validation_work::check(schema, path)?;
-        Ok(checked)
+        let work = crate::validation_work::check(schema, path)?;
+        Ok(CompiledSchema { frames_per_level: work.frames_per_level, ..checked })
     }
 
     /// The validator, built on first need. A build the check proved cannot fail is not expected
@@ -387,7 +396,9 @@ impl CompiledSchema {
         self.compiled
             .get_or_init(|| {
                 cached_validator(self.source.to_string(), || {
-                    build_validator(&self.source, draft_of(self.draft), &self.path)
+                    crate::stack::with_room(crate::stack::SCHEMA_BYTES, || {
+                        build_validator(&self.source, draft_of(self.draft), &self.path)
+                    })
                 })
             })
             .as_ref()
@@ -403,7 +414,36 @@ impl CompiledSchema {
     /// Whether `instance` is valid (`false` too when its regex budget runs out: see
     /// [`CompiledSchema::validate`]).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator_for(instance, "").is_ok_and(|validator| validator.is_valid(instance))
+        self.with_stack(
+            || value_depth(instance),
+            "",
+            || Ok(self.validator_for(instance, "").is_ok_and(|validator| validator.is_valid(instance))),
+        )
+        .unwrap_or(false)
+    }
+
+    /// Runs a validation with the stack it needs (see [`crate::stack`]): natively on a segment
+    /// with room for [`crate::limits::MAX_DEPTH_CEILING`] levels of value; on wasm, refused as
+    /// `limit-exceeded` when the value (`depth`, asked only then) would recurse deeper than
+    /// the engine's stack holds.
+    fn with_stack<R>(&self, depth: impl FnOnce() -> usize, path: &str, f: impl FnOnce() -> Result<R>) -> Result<R> {
+        use crate::limits::MAX_DEPTH_CEILING;
+        if cfg!(target_arch = "wasm32") && !crate::stack::fits_on_wasm(MAX_DEPTH_CEILING, self.frames_per_level) {
+            let levels = depth();
+            if !crate::stack::fits_on_wasm(levels, self.frames_per_level) {
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    path,
+                    format!(
+                        "stack: {levels} levels of value through {} schema levels each exceed the {} that a wasm \
+                         engine's stack holds",
+                        self.frames_per_level,
+                        crate::stack::WASM_SCHEMA_LEVELS
+                    ),
+                ));
+            }
+        }
+        crate::stack::with_room(crate::stack::validation_bytes(MAX_DEPTH_CEILING, self.frames_per_level), f)
     }
 
     /// The validator to run on `instance`: the schema's own, or for a schema with backtracking
@@ -452,8 +492,14 @@ impl CompiledSchema {
     /// with backtracking patterns is validated within the regex budget ([`REGEX_STEP_BUDGET`]):
     /// running out of it is `limit-exceeded`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
-        let validator = self.validator_for(instance, path)?;
-        verdict(validator, instance, path, what)
+        self.with_stack(
+            || value_depth(instance),
+            path,
+            || {
+                let validator = self.validator_for(instance, path)?;
+                verdict(validator, instance, path, what)
+            },
+        )
     }
 
     /// A validator of this schema for instances in the representation `F` (a binding's own
@@ -491,7 +537,8 @@ impl CompiledSchema {
         path: &str,
         what: &str,
     ) -> Result<()> {
-        verdict(validator, instance, path, what)
+        // A representation's depth is not read here: counted at the ceiling.
+        self.with_stack(|| crate::limits::MAX_DEPTH_CEILING, path, || verdict(validator, instance, path, what))
     }
 }
 
@@ -566,6 +613,11 @@ impl CompiledSchema {
     /// Checks `schema` as [`CompiledSchema::compile`] does, with the same errors, leaving the
     /// host's validator to its first use unless the direct reading cannot settle the schema.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
+        // The meta-schema check and the build recurse over the schema.
+        crate::stack::with_room(crate::stack::SCHEMA_BYTES, || Self::received_here(schema, path))
+    }
+
+    fn received_here(schema: &Value, path: &str) -> Result<Self> {
         let mut checked = Self::unchecked(schema, path)?;
         let verdict = meta::read(schema, checked.draft);
         match verdict {
@@ -599,7 +651,7 @@ impl CompiledSchema {
         }
         // Checked on the schema alone, so that the caller's validator, which nothing can
         // interrupt, never sees a value for a schema whose work is unbounded (SEC-4).
-        crate::validation_work::check(schema, path)?;
+        checked.frames_per_level = crate::validation_work::check(schema, path)?.frames_per_level;
         Ok(checked)
     }
 
@@ -813,6 +865,27 @@ pub mod regex_screen {
             }
         }
     }
+}
+
+#[cfg(feature = "validator")]
+/// The nesting depth of `value` (a scalar at 0), without recursion.
+fn value_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                deepest = deepest.max(depth);
+                stack.extend(items.iter().map(|i| (i, depth + 1)));
+            }
+            Value::Object(members) => {
+                deepest = deepest.max(depth);
+                stack.extend(members.values().map(|i| (i, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
 }
 
 #[cfg(feature = "validator")]
@@ -1927,7 +2000,7 @@ mod tests {
             };
             let built = draft
                 .and_then(|draft| build_validator(schema, draft_of(draft), "/s"))
-                .and_then(|built| crate::validation_work::check(schema, "/s").map(|()| built));
+                .and_then(|built| crate::validation_work::check(schema, "/s").map(|_| built));
             let compiled = built.map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));
             let received = CompiledSchema::received(schema, "/s");
             let checked = received.as_ref().map(|_| ()).map_err(|e| (e.code(), e.path().to_owned()));

@@ -150,12 +150,21 @@ fn refused(path: &str, why: String) -> Error {
     Error::new(ErrorCode::LimitExceeded, path, format!("validation work: {why}"))
 }
 
+/// What the analysis found out about a schema it accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    /// The most schema levels a validator recurses through for one level of a value: the
+    /// longest chain of in-place applicators, plus the keyword that descends. The stack a
+    /// validation needs grows with it ([`crate::stack`]).
+    pub frames_per_level: usize,
+}
+
 /// Refuses, with `limit-exceeded` at `path` (the schema's own), a schema whose validation work
 /// this rule cannot bound (see the module's documentation). `schema` has been found a valid
 /// schema whose references stay inside it.
-pub fn check(schema: &Value, path: &str) -> Result<()> {
+pub fn check(schema: &Value, path: &str) -> Result<Work> {
     if !schema.is_object() {
-        return Ok(());
+        return Ok(Work { frames_per_level: 1 });
     }
     let mut graph = Graph {
         root: schema,
@@ -175,9 +184,10 @@ pub fn check(schema: &Value, path: &str) -> Result<()> {
         let target = graph.resolve(node, &reference);
         graph.nodes[node].in_place[slot] = target;
     }
-    let closures = graph.closures().map_err(|why| refused(path, why))?;
+    let (closures, chain) = graph.closures().map_err(|why| refused(path, why))?;
     graph.ambiguity(&closures).map_err(|why| refused(path, why))?;
-    graph.runs(&closures).map_err(|why| refused(path, why))
+    graph.runs(&closures).map_err(|why| refused(path, why))?;
+    Ok(Work { frames_per_level: chain.saturating_add(1) })
 }
 
 impl<'s> Graph<'s> {
@@ -379,12 +389,15 @@ impl<'s> Graph<'s> {
     }
 
     /// For each node, the descents one evaluation there makes, after following every in-place
-    /// applicator: (edge, how many in-place paths reach it). Errs on an in-place cycle, on too
-    /// many in-place visits, or past the analysis cap.
-    fn closures(&self) -> std::result::Result<Vec<Vec<(usize, u64)>>, String> {
+    /// applicator: (edge, how many in-place paths reach it); and the longest chain of in-place
+    /// applicators. Errs on an in-place cycle, on too many in-place visits, or past the
+    /// analysis cap.
+    #[allow(clippy::type_complexity)]
+    fn closures(&self) -> std::result::Result<(Vec<Vec<(usize, u64)>>, usize), String> {
         let n = self.nodes.len();
         let mut closure: Vec<Option<Vec<(usize, u64)>>> = vec![None; n];
         let mut visits: Vec<u64> = vec![0; n];
+        let mut chain: Vec<usize> = vec![0; n];
         let mut on_path = vec![false; n];
         let mut work = 0usize;
         for start in 0..n {
@@ -414,8 +427,10 @@ impl<'s> Graph<'s> {
                 // All in-place successors done: merge their closures.
                 let mut merged: HashMap<usize, u64> = self.nodes[id].descents.iter().map(|&e| (e, 1)).collect();
                 let mut visited = 1u64;
+                let mut longest = 0usize;
                 for to in targets {
                     visited = visited.saturating_add(visits[to]);
+                    longest = longest.max(chain[to]);
                     for &(edge, count) in closure[to].as_ref().expect("done") {
                         let slot = merged.entry(edge).or_insert(0);
                         *slot = slot.saturating_add(count);
@@ -434,12 +449,14 @@ impl<'s> Graph<'s> {
                 let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
                 merged.sort_unstable();
                 visits[id] = visited;
+                chain[id] = longest + 1;
                 closure[id] = Some(merged);
                 on_path[id] = false;
                 stack.pop();
             }
         }
-        Ok(closure.into_iter().map(|c| c.unwrap_or_default()).collect())
+        let longest = chain.iter().copied().max().unwrap_or(1);
+        Ok((closure.into_iter().map(|c| c.unwrap_or_default()).collect(), longest))
     }
 
     /// The nodes an in-place applicator of `id` leads to (`Anywhere` is every node).
@@ -691,6 +708,15 @@ fn strongly_connected(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec
 mod tests {
     use super::check;
     use serde_json::json;
+
+    #[test]
+    fn frames_per_level_counts_the_longest_in_place_chain() {
+        let frames = |schema| check(&schema, "").unwrap().frames_per_level;
+        assert_eq!(frames(json!(true)), 1);
+        assert_eq!(frames(json!({"type": "object"})), 2);
+        // items → {$ref} → root → allOf item → allOf item: 4 in place, plus the descent.
+        assert_eq!(frames(json!({"allOf":[{"allOf":[{"items":{"$ref":"#"}}]}]})), 4);
+    }
 
     fn refused(schema: serde_json::Value) -> bool {
         check(&schema, "/s").is_err()

@@ -311,3 +311,33 @@ fn linear_patterns_have_no_budget() {
     let strings: Vec<Value> = (0..90_000).map(|_| json!("aaaa")).collect();
     assert_eq!(check_value(schema, Value::Array(strings)), Ok(()));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 19, item 5: a validation never overflows the stack it is called on. It recurses once
+// per schema level per level of the value; natively it moves to a segment with room for the
+// ceiling depth through the schema's deepest chain of in-place applicators (`stack`).
+
+#[test]
+fn a_validation_fits_any_thread_stack() {
+    use mcp_outputs::schema::CompiledSchema;
+    for (stack, nesting) in [(64 << 10, 0), (128 << 10, 4), (128 << 10, 64)] {
+        // Built here: `json!` itself needs more stack than the smallest thread has in a debug build.
+        let mut inner = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}});
+        for _ in 0..nesting {
+            inner = json!({"allOf": [inner, {"type": "object"}]});
+        }
+        let schema = json!({"$defs": {"n": inner}, "$ref": "#/$defs/n"});
+        let valid = nested_objects(MAX_DEPTH_CEILING - 3);
+        let mut invalid = nested_objects(MAX_DEPTH_CEILING - 3);
+        *invalid.pointer_mut(&"/a".repeat(MAX_DEPTH_CEILING - 5)).unwrap() = json!({"a": 1});
+        on_stack(stack, move || {
+            let compiled = CompiledSchema::compile(&schema, "/schema").expect("compiled");
+            compiled.validate(&valid, "", "value").expect("valid at the ceiling");
+            let e = compiled.validate(&invalid, "", "value").expect_err("invalid at the bottom");
+            assert_eq!(e.code(), ErrorCode::SchemaViolation);
+            assert!(compiled.is_valid(&valid) && !compiled.is_valid(&invalid));
+            dismantle(valid);
+            dismantle(invalid);
+        });
+    }
+}

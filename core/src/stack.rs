@@ -1,0 +1,66 @@
+//! Room on the stack for the recursion an input can cause (SEC-1: never a crash). The parser,
+//! the limits walk, the legacy mirror's writer, a binding's reading of its objects and, above
+//! all, the schema validator recurse once per level of a value, and the validator once more per
+//! in-place applicator of the schema at each level (`allOf` in `allOf`…). A host may call from a
+//! thread with a small stack (Python's `threading.stack_size(65536)`), and a schema may nest
+//! deeply per level, so no fixed margin is enough.
+//!
+//! Natively, each entry point and each validation makes sure that enough stack is left for the
+//! deepest recursion its input can cause, moving to a fresh, larger stack segment when it is not
+//! (the `stacker` crate). A call on an ordinary 8 MiB stack never moves; a call on a small one
+//! pays for one segment (a mapping of a few MiB, touched only as deep as it is used).
+//!
+//! On wasm the engine owns the stack (V8 gives a module's frames and JavaScript's about 1 MB
+//! together) and nothing can grow it: a validation that could go deeper than
+//! [`WASM_SCHEMA_LEVELS`] is refused as `limit-exceeded` before it starts (docs/limits.md, "The
+//! stack").
+
+/// Stack kept free for one call into the core besides validation: the parser, the limits
+/// walk, the writers and a binding's reading of its objects recurse at most
+/// [`crate::limits::MAX_DEPTH_CEILING`] levels, in frames of well under 512 bytes (measured:
+/// a whole Python route at 997 levels runs in 512 KiB).
+pub const CALL_BYTES: usize = 1024 * 1024;
+
+/// Stack kept free for checking and building one schema: the meta-schema check and the build
+/// recurse over the schema, as deep as [`crate::limits::MAX_DEPTH_CEILING`] levels, several
+/// frames each. A cold path (once per schema), so the margin is wide: a call on an ordinary
+/// 8 MiB stack moves to a fresh segment for it.
+pub const SCHEMA_BYTES: usize = 8 * 1024 * 1024;
+
+/// Stack kept free per schema level a validation may recurse through: measured natively at
+/// 260–500 bytes (jsonschema 0.61, 997 levels of value with 4, 16 and 64 nested `allOf` each);
+/// twice the largest for the margin.
+pub const BYTES_PER_SCHEMA_LEVEL: usize = 1024;
+
+/// The most schema levels one validation may recurse through on wasm (value depth times the
+/// schema's frames per level, [`crate::validation_work::Work::frames_per_level`]). Measured in
+/// Node 20's default stack: see `bindings-js/test/depth-ceiling.test.mjs`.
+pub const WASM_SCHEMA_LEVELS: usize = 2_000;
+
+/// Runs `f` with at least `bytes` of stack free, on a fresh segment when the current one has
+/// less. On wasm, `f` runs as it is (see [`fits_on_wasm`]).
+#[inline]
+pub fn with_room<R>(bytes: usize, f: impl FnOnce() -> R) -> R {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // A new segment twice the need, so that the call does not move again at once.
+        stacker::maybe_grow(bytes, bytes.saturating_mul(2), f)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = bytes;
+        f()
+    }
+}
+
+/// The stack a validation needs: `levels` of value, each through `frames_per_level` schema
+/// levels, beside the rest of the call.
+pub fn validation_bytes(levels: usize, frames_per_level: usize) -> usize {
+    levels.saturating_mul(frames_per_level).saturating_mul(BYTES_PER_SCHEMA_LEVEL).saturating_add(CALL_BYTES)
+}
+
+/// Whether a validation through `levels` of value and `frames_per_level` schema levels each
+/// fits the stack of a wasm engine.
+pub fn fits_on_wasm(levels: usize, frames_per_level: usize) -> bool {
+    levels.saturating_mul(frames_per_level) <= WASM_SCHEMA_LEVELS
+}
