@@ -45,7 +45,17 @@ test("at the ceiling every path answers, deeper is limit-exceeded, and the insta
   const payload = nested(CEILING - 3);
   const produced = { outputs: [output(payload)] };
   let result;
-  if (FLAVOUR === "cfworker") {
+  if (FLAVOUR === "full") {
+    // The full entry validates in the wasm, on the engine's stack, which nothing can grow: a
+    // validation deeper than core::stack::WASM_SCHEMA_LEVELS (1,500) schema levels is
+    // refused before it starts. This schema spends 2 per level of value.
+    assert.equal(thrown(() => server.respond(conn, REQ, produced)).code, "limit-exceeded");
+    assert.equal(thrown(() => host.check(REQ, { outputs: produced.outputs })).code, "limit-exceeded");
+    result = server.respond(conn, REQ, { outputs: [output(nested(750))] });
+    host.check(REQ, result);
+    assert.equal(host.route(REQ, result).programmatic.length, 1);
+    assert.equal(thrown(() => server.respond(conn, REQ, { outputs: [output(nested(751))] })).code, "limit-exceeded");
+  } else if (FLAVOUR === "cfworker") {
     // Finding: @cfworker/json-schema validates recursively and overflows the JavaScript stack
     // on this value (about 1,000 levels through a `$ref`), where Ajv and jsonschema answer.
     // The package reports it as limit-exceeded, and lives on.
@@ -76,4 +86,47 @@ test("at the ceiling every path answers, deeper is limit-exceeded, and the insta
   const fresh = new mcp.Connection({ protocolVersion: "2026-12-01" });
   const small = mcp.declareTool(tool);
   assert.equal(small.advertise(fresh).name, "deep");
+});
+
+// Issue 19, item 5: a schema that nests applicators at every level recurses through all of them.
+// The sweep's case: 997 levels, 4 nested allOf each. The default entry's validators run on the
+// JavaScript stack (Ajv answers; cfworker overflows, reported as limit-exceeded); the full entry
+// refuses what its stack cannot prove to hold and validates up to that margin, for nestings of
+// 1 to 128 per level, without an engine error.
+test("nested applicators per level: answered, or limit-exceeded, never an engine error", () => {
+  const options = { limits: { maxDepth: CEILING } };
+  const conn = new mcp.Connection({}, options);
+  const toolFor = (nesting) => {
+    let inner = { type: "object", properties: { a: { $ref: "#/$defs/n" } } };
+    for (let i = 0; i < nesting; i++) inner = { allOf: [inner, { type: "object" }] };
+    return {
+      name: "deep",
+      inputSchema: { type: "object" },
+      outputVariants: [
+        { audience: "assistant", format: "content" },
+        { audience: "programmatic", format: "structured", schema: { $defs: { n: inner }, $ref: "#/$defs/n" } },
+      ],
+    };
+  };
+  const sweep = { outputs: [output(nested(CEILING - 3))] };
+  const host4 = mcp.acceptTool(mcp.declareTool(toolFor(4), options).advertise(conn), conn);
+  if (FLAVOUR === "ajv") {
+    host4.check(REQ, sweep);
+  } else {
+    const e = thrown(() => host4.check(REQ, sweep));
+    assert.equal(e.code, "limit-exceeded", String(e));
+  }
+  if (FLAVOUR !== "full") return;
+  const WASM_SCHEMA_LEVELS = 1500; // core::stack::WASM_SCHEMA_LEVELS
+  for (const nesting of [1, 4, 16, 64, 128]) {
+    const perLevel = nesting + 2; // the descent, the schema, its allOf chain (the $ref is free)
+    const deepest = Math.floor(WASM_SCHEMA_LEVELS / perLevel);
+    const server = mcp.declareTool(toolFor(nesting), options);
+    const host = mcp.acceptTool(server.advertise(conn), conn);
+    const result = server.respond(conn, REQ, { outputs: [output(nested(deepest))] });
+    host.check(REQ, result);
+    const over = thrown(() => host.check(REQ, { outputs: [output(nested(deepest + 1))] }));
+    assert.equal(over.code, "limit-exceeded", `${nesting}: ${over}`);
+    assert.match(over.message, /stack/);
+  }
 });

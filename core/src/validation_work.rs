@@ -120,6 +120,9 @@ enum Reference {
 #[derive(Default)]
 struct Node {
     pointer: String,
+    /// Whether a validator spends a frame of its own here: a schema that is nothing but a
+    /// `$ref` passes straight on (measured, `crate::stack`).
+    frame: bool,
     /// The base URI in effect ("" when no identifier sets one).
     base: String,
     in_place: Vec<Target>,
@@ -154,7 +157,8 @@ fn refused(path: &str, why: String) -> Error {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Work {
     /// The most schema levels a validator recurses through for one level of a value: the
-    /// longest chain of in-place applicators, plus the keyword that descends. The stack a
+    /// longest chain of in-place applicators (a schema that is only a `$ref` not counted),
+    /// plus the keyword that descends. The stack a
     /// validation needs grows with it ([`crate::stack`]).
     pub frames_per_level: usize,
 }
@@ -217,6 +221,7 @@ impl<'s> Graph<'s> {
                 self.resources.entry(base.clone()).or_insert(0);
             }
             self.nodes[id].base = base.clone();
+            self.nodes[id].frame = !(map.len() == 1 && map.contains_key("$ref"));
             if map.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
                 self.recursive_anchors.push(id);
             }
@@ -449,13 +454,15 @@ impl<'s> Graph<'s> {
                 let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
                 merged.sort_unstable();
                 visits[id] = visited;
-                chain[id] = longest + 1;
+                chain[id] = longest + usize::from(self.nodes[id].frame);
                 closure[id] = Some(merged);
                 on_path[id] = false;
                 stack.pop();
             }
         }
-        let longest = chain.iter().copied().max().unwrap_or(1);
+        // Per level of a value: the chains that start where a keyword descends (the root's
+        // own chain is spent once, not per level).
+        let longest = self.edges.iter().map(|e| chain[e.to]).max().unwrap_or(0);
         Ok((closure.into_iter().map(|c| c.unwrap_or_default()).collect(), longest))
     }
 
@@ -714,8 +721,10 @@ mod tests {
         let frames = |schema| check(&schema, "").unwrap().frames_per_level;
         assert_eq!(frames(json!(true)), 1);
         assert_eq!(frames(json!({"type": "object"})), 2);
-        // items → {$ref} → root → allOf item → allOf item: 4 in place, plus the descent.
+        // items → {$ref} (passed straight on) → root → allOf item → allOf item: 3 in place,
+        // plus the descent.
         assert_eq!(frames(json!({"allOf":[{"allOf":[{"items":{"$ref":"#"}}]}]})), 4);
+        assert_eq!(frames(json!({"type": "object", "properties": {"a": {"$ref": "#"}}})), 2);
     }
 
     fn refused(schema: serde_json::Value) -> bool {
