@@ -28,10 +28,10 @@ pub struct Limits {
     pub max_extensions: usize,
 }
 
-/// The deepest nesting any setting allows. The parser, the limits walk, the schema validator, the
-/// serialiser and the bindings' converters recurse once per level; this many levels fit with a
-/// wide margin in the smallest stack they run on (the 1 MiB shadow stack of the wasm build), so
-/// no `max_depth` can make a valid input overflow the stack. `json::limits` refuses a larger
+/// The deepest nesting any setting allows. The parser, the limits walk, the schema validator,
+/// the serialiser and the bindings' readers recurse once per level; `crate::stack` keeps room
+/// for this many natively, on any thread, and the wasm build refuses a validation deeper than
+/// its engine's stack holds (docs/limits.md, "The stack"). `json::limits` refuses a larger
 /// `maxDepth`; a `Limits` built in Rust with a larger `max_depth` is held to this one.
 pub const MAX_DEPTH_CEILING: usize = 1000;
 
