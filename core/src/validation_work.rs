@@ -43,6 +43,7 @@ use crate::error::{pointer_push, Error, ErrorCode, Result};
 use crate::limits::MAX_DEPTH_CEILING;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The most subschemas one evaluation may visit at one value.
 pub const IN_PLACE_CAP: u64 = 100_000;
@@ -72,7 +73,9 @@ enum Letter {
 }
 
 impl Letter {
-    /// Whether some child position is read by both letters.
+    /// Whether some child position is read by both letters: the definition [`Letters`] indexes
+    /// (held to it by a property test).
+    #[cfg(test)]
     fn overlaps(&self, other: &Letter) -> bool {
         use Letter::*;
         match (self, other) {
@@ -96,6 +99,163 @@ enum How {
     Descent(Letter),
     /// Not applied from there (`$defs`): registered for references to reach.
     Registered,
+}
+
+/// The descents of one evaluation: (edge, how many in-place paths reach it), by edge.
+type Descents = Vec<(usize, u64)>;
+
+/// A descent of the automaton over classes: (edge, how many in-place paths reach it, the class
+/// it leads to).
+type Transition = (usize, u64, usize);
+
+/// The analysis's own step counter, held to [`ANALYSIS_CAP`].
+#[derive(Default)]
+struct Work_ {
+    spent: usize,
+}
+
+impl Work_ {
+    fn spend(&mut self, steps: usize) -> std::result::Result<(), String> {
+        self.spent = self.spent.saturating_add(steps);
+        if self.spent > ANALYSIS_CAP {
+            return Err("the schema is too tangled for its work to be bounded".to_owned());
+        }
+        Ok(())
+    }
+}
+
+/// The letters of a list of descents, indexed so that the ones overlapping a letter are found
+/// without comparing every pair: array positions and member names by key, the rest listed.
+#[derive(Default)]
+struct Letters<'g> {
+    at_index: HashMap<usize, Vec<usize>>,
+    from: Vec<(usize, usize)>,
+    member: HashMap<&'g str, Vec<usize>>,
+    member_except: Vec<(usize, &'g [String])>,
+    name: Vec<usize>,
+}
+
+impl<'g> Letters<'g> {
+    /// The index of `letters`; a descent is named by its position among them.
+    fn of(letters: impl Iterator<Item = &'g Letter>) -> Self {
+        let mut index = Letters::default();
+        for (j, letter) in letters.enumerate() {
+            match letter {
+                Letter::Index(i) => index.at_index.entry(*i).or_default().push(j),
+                Letter::From(n) => index.from.push((j, *n)),
+                Letter::Member(k) => index.member.entry(k.as_str()).or_default().push(j),
+                Letter::MemberExcept(except) => index.member_except.push((j, except.as_slice())),
+                Letter::Name => index.name.push(j),
+            }
+        }
+        index
+    }
+
+    /// Calls `found` with every descent whose letter overlaps `letter`; each step is work.
+    fn overlapping(
+        &self,
+        letter: &Letter,
+        work: &mut Work_,
+        mut found: impl FnMut(usize),
+    ) -> std::result::Result<(), String> {
+        let mut each = |j: usize, work: &mut Work_| -> std::result::Result<(), String> {
+            work.spend(1)?;
+            found(j);
+            Ok(())
+        };
+        match letter {
+            Letter::Index(i) => {
+                for &j in self.at_index.get(i).into_iter().flatten() {
+                    each(j, work)?;
+                }
+                for &(j, n) in &self.from {
+                    work.spend(1)?;
+                    if *i >= n {
+                        each(j, work)?;
+                    }
+                }
+            }
+            Letter::From(n) => {
+                for (i, js) in &self.at_index {
+                    work.spend(1)?;
+                    if i >= n {
+                        for &j in js {
+                            each(j, work)?;
+                        }
+                    }
+                }
+                for &(j, _) in &self.from {
+                    each(j, work)?;
+                }
+            }
+            Letter::Member(k) => {
+                for &j in self.member.get(k.as_str()).into_iter().flatten() {
+                    each(j, work)?;
+                }
+                for &(j, except) in &self.member_except {
+                    work.spend(1)?;
+                    if !except.contains(k) {
+                        each(j, work)?;
+                    }
+                }
+            }
+            Letter::MemberExcept(except) => {
+                for (k, js) in &self.member {
+                    work.spend(1)?;
+                    if !except.iter().any(|e| e == k) {
+                        for &j in js {
+                            each(j, work)?;
+                        }
+                    }
+                }
+                for &(j, _) in &self.member_except {
+                    each(j, work)?;
+                }
+            }
+            Letter::Name => {
+                for &j in &self.name {
+                    each(j, work)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The most, over the child positions these letters read, of the summed `weight` of the
+    /// descents that read that position: each named index and member, an index past them all,
+    /// a member named none of them, a member name.
+    fn most_at_one_position(
+        &self,
+        weight: impl Fn(usize) -> u64,
+        work: &mut Work_,
+    ) -> std::result::Result<u64, String> {
+        let sum = |js: &mut dyn Iterator<Item = usize>| js.fold(0u64, |sum, j| sum.saturating_add(weight(j)));
+        let mut most = 0u64;
+        for (i, js) in &self.at_index {
+            work.spend(js.len() + self.from.len())?;
+            let here = sum(&mut js.iter().copied()).saturating_add(sum(&mut self
+                .from
+                .iter()
+                .filter(|(_, n)| i >= n)
+                .map(|(j, _)| *j)));
+            most = most.max(here);
+        }
+        work.spend(self.from.len())?;
+        most = most.max(sum(&mut self.from.iter().map(|(j, _)| *j)));
+        for (k, js) in &self.member {
+            work.spend(js.len() + self.member_except.len())?;
+            let here = sum(&mut js.iter().copied()).saturating_add(sum(&mut self
+                .member_except
+                .iter()
+                .filter(|(_, except)| !except.iter().any(|e| e == k))
+                .map(|(j, _)| *j)));
+            most = most.max(here);
+        }
+        work.spend(self.member_except.len() + self.name.len())?;
+        most = most.max(sum(&mut self.member_except.iter().map(|(j, _)| *j)));
+        most = most.max(sum(&mut self.name.iter().copied()));
+        Ok(most)
+    }
 }
 
 /// Where an in-place reference leads.
@@ -188,9 +348,11 @@ pub fn check(schema: &Value, path: &str) -> Result<Work> {
         let target = graph.resolve(node, &reference);
         graph.nodes[node].in_place[slot] = target;
     }
-    let (closures, chain) = graph.closures().map_err(|why| refused(path, why))?;
-    graph.ambiguity(&closures).map_err(|why| refused(path, why))?;
-    graph.runs(&closures).map_err(|why| refused(path, why))?;
+    let mut work = Work_::default();
+    let (closures, chain) = graph.closures(&mut work).map_err(|why| refused(path, why))?;
+    let (class_of, transitions, first_node) = graph.classes(&closures);
+    graph.ambiguity(&transitions, &first_node, &mut work).map_err(|why| refused(path, why))?;
+    graph.runs(&transitions, class_of[0], &mut work).map_err(|why| refused(path, why))?;
     Ok(Work { frames_per_level: chain.saturating_add(1) })
 }
 
@@ -394,28 +556,29 @@ impl<'s> Graph<'s> {
     }
 
     /// For each node, the descents one evaluation there makes, after following every in-place
-    /// applicator: (edge, how many in-place paths reach it); and the longest chain of in-place
-    /// applicators. Errs on an in-place cycle, on too many in-place visits, or past the
-    /// analysis cap.
+    /// applicator: (edge, how many in-place paths reach it), shared between nodes that make the
+    /// same ones (a schema that is only a `$ref` shares its target's); and the longest chain of
+    /// in-place applicators. Errs on an in-place cycle, on too many in-place visits, or past
+    /// the analysis cap.
     #[allow(clippy::type_complexity)]
-    fn closures(&self) -> std::result::Result<(Vec<Vec<(usize, u64)>>, usize), String> {
+    fn closures(&self, work: &mut Work_) -> std::result::Result<(Vec<Rc<Descents>>, usize), String> {
         let n = self.nodes.len();
-        let mut closure: Vec<Option<Vec<(usize, u64)>>> = vec![None; n];
+        let mut closure: Vec<Option<Rc<Descents>>> = vec![None; n];
         let mut visits: Vec<u64> = vec![0; n];
         let mut chain: Vec<usize> = vec![0; n];
         let mut on_path = vec![false; n];
-        let mut work = 0usize;
         for start in 0..n {
             if closure[start].is_some() {
                 continue;
             }
-            // Iterative depth-first post-order over in-place edges.
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            // Iterative depth-first post-order over in-place edges; each frame keeps its
+            // node's targets and how many it has entered.
+            let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![(start, self.targets(start), 0)];
+            work.spend(stack[0].1.len())?;
             on_path[start] = true;
-            while let Some(&mut (id, ref mut next)) = stack.last_mut() {
-                let targets = self.targets(id);
-                if *next < targets.len() {
-                    let to = targets[*next];
+            while let Some((id, targets, next)) = stack.last_mut() {
+                let id = *id;
+                if let Some(&to) = targets.get(*next) {
                     *next += 1;
                     if on_path[to] {
                         return Err(format!(
@@ -425,21 +588,19 @@ impl<'s> Graph<'s> {
                     }
                     if closure[to].is_none() {
                         on_path[to] = true;
-                        stack.push((to, 0));
+                        let targets = self.targets(to);
+                        work.spend(targets.len())?;
+                        stack.push((to, targets, 0));
                     }
                     continue;
                 }
                 // All in-place successors done: merge their closures.
-                let mut merged: HashMap<usize, u64> = self.nodes[id].descents.iter().map(|&e| (e, 1)).collect();
+                let own = &self.nodes[id].descents;
                 let mut visited = 1u64;
                 let mut longest = 0usize;
-                for to in targets {
+                for &to in targets.iter() {
                     visited = visited.saturating_add(visits[to]);
                     longest = longest.max(chain[to]);
-                    for &(edge, count) in closure[to].as_ref().expect("done") {
-                        let slot = merged.entry(edge).or_insert(0);
-                        *slot = slot.saturating_add(count);
-                    }
                 }
                 if visited > IN_PLACE_CAP {
                     return Err(format!(
@@ -447,12 +608,24 @@ impl<'s> Graph<'s> {
                         self.nodes[id].pointer
                     ));
                 }
-                work += merged.len() + 1;
-                if work > ANALYSIS_CAP {
-                    return Err("the schema is too tangled for its work to be bounded".to_owned());
-                }
-                let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
-                merged.sort_unstable();
+                let merged = match (own.is_empty(), targets.as_slice()) {
+                    (true, []) => Rc::new(Vec::new()),
+                    (true, [only]) => Rc::clone(closure[*only].as_ref().expect("done")),
+                    _ => {
+                        let mut merged: HashMap<usize, u64> = own.iter().map(|&e| (e, 1)).collect();
+                        for &to in targets.iter() {
+                            let theirs = closure[to].as_ref().expect("done");
+                            work.spend(theirs.len())?;
+                            for &(edge, count) in theirs.iter() {
+                                let slot = merged.entry(edge).or_insert(0);
+                                *slot = slot.saturating_add(count);
+                            }
+                        }
+                        let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
+                        merged.sort_unstable();
+                        Rc::new(merged)
+                    }
+                };
                 visits[id] = visited;
                 chain[id] = longest + usize::from(self.nodes[id].frame);
                 closure[id] = Some(merged);
@@ -479,62 +652,84 @@ impl<'s> Graph<'s> {
         out
     }
 
+    /// The automaton over classes of nodes that make the same descents: the class of each
+    /// node, and each class's descents as (letter's edge, count, target class).
+    #[allow(clippy::type_complexity)]
+    fn classes(&self, closures: &[Rc<Descents>]) -> (Vec<usize>, Vec<Vec<Transition>>, Vec<usize>) {
+        let mut class_of = Vec::with_capacity(closures.len());
+        let mut by_content: HashMap<&Descents, usize> = HashMap::new();
+        let mut first_node = Vec::new();
+        for (node, closure) in closures.iter().enumerate() {
+            let next = by_content.len();
+            let class = *by_content.entry(closure.as_ref()).or_insert(next);
+            if class == first_node.len() {
+                first_node.push(node);
+            }
+            class_of.push(class);
+        }
+        let transitions = first_node
+            .iter()
+            .map(|&node| closures[node].iter().map(|&(e, count)| (e, count, class_of[self.edges[e].to])).collect())
+            .collect();
+        (class_of, transitions, first_node)
+    }
+
     /// Errs when some subschema has two different runs back to itself over the same positions.
-    fn ambiguity(&self, closures: &[Vec<(usize, u64)>]) -> std::result::Result<(), String> {
-        let n = self.nodes.len();
-        let successors: Vec<Vec<usize>> =
-            closures.iter().map(|c| c.iter().map(|&(e, _)| self.edges[e].to).collect()).collect();
-        let component = strongly_connected(n, |v| successors[v].clone());
-        // Components in the order of their first node, so that the answer never varies.
+    fn ambiguity(
+        &self,
+        transitions: &[Vec<Transition>],
+        first_node: &[usize],
+        work: &mut Work_,
+    ) -> std::result::Result<(), String> {
+        let n = transitions.len();
+        let component = strongly_connected(n, |v| transitions[v].iter().map(|t| t.2).collect());
+        // Components in the order of their first class, so that the answer never varies.
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (v, &c) in component.iter().enumerate() {
             members[c].push(v);
         }
-        members.sort_by_key(|nodes| nodes.first().copied());
-        let too_tangled = || "the schema is too tangled for its work to be bounded".to_owned();
-        let mut work = 0usize;
-        for nodes in members.iter().filter(|nodes| !nodes.is_empty()) {
-            let c = component[nodes[0]];
-            // The descents of each node that stay inside the component.
-            let inside: Vec<Vec<(usize, u64)>> = nodes
+        members.sort_by_key(|classes| classes.first().copied());
+        for classes in members.iter().filter(|classes| !classes.is_empty()) {
+            let c = component[classes[0]];
+            // The descents of each class that stay inside the component.
+            let inside: Vec<Vec<Transition>> = classes
                 .iter()
-                .map(|&v| closures[v].iter().copied().filter(|&(e, _)| component[self.edges[e].to] == c).collect())
+                .map(|&v| transitions[v].iter().copied().filter(|t| component[t.2] == c).collect())
                 .collect();
             // A component is a cycle only when it has an edge inside it.
             if inside.iter().all(Vec::is_empty) {
                 continue;
             }
             // A descent reached along two in-place paths, inside a cycle: two runs already.
-            if let Some(i) = inside.iter().position(|edges| edges.iter().any(|&(_, count)| count > 1)) {
-                return Err(self.branching(nodes[i]));
+            if let Some(i) = inside.iter().position(|edges| edges.iter().any(|t| t.1 > 1)) {
+                return Err(self.branching(first_node[classes[i]]));
             }
             // The product of the component with itself, over descents whose letters overlap;
             // an edge is split when the two runs take different descents.
-            let index: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-            let k = nodes.len();
-            work = work.saturating_add(k.saturating_mul(k));
-            if work > ANALYSIS_CAP {
-                return Err(too_tangled());
+            let index: HashMap<usize, usize> = classes.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+            let k = classes.len();
+            // The product holds k² pairs: past a thousand classes in one cycle, too tangled.
+            if k > 1_000 {
+                return Err("the schema is too tangled for its work to be bounded".to_owned());
             }
+            work.spend(k.saturating_mul(k))?;
+            let letters: Vec<Letters> =
+                inside.iter().map(|edges| Letters::of(edges.iter().map(|t| &self.edges[t.0].letter))).collect();
             let mut product: Vec<Vec<(usize, bool)>> = Vec::with_capacity(k * k);
             for p in 0..k * k {
+                let (a, b) = (p / k, p % k);
                 let mut out = Vec::new();
-                for &(e1, _) in &inside[p / k] {
-                    for &(e2, _) in &inside[p % k] {
-                        if self.edges[e1].letter.overlaps(&self.edges[e2].letter) {
-                            out.push((index[&self.edges[e1].to] * k + index[&self.edges[e2].to], e1 != e2));
-                        }
-                    }
-                }
-                work = work.saturating_add(out.len());
-                if work > ANALYSIS_CAP {
-                    return Err(too_tangled());
+                for &(e1, _, to1) in &inside[a] {
+                    letters[b].overlapping(&self.edges[e1].letter, work, |j| {
+                        let (e2, _, to2) = inside[b][j];
+                        out.push((index[&to1] * k + index[&to2], e1 != e2));
+                    })?;
                 }
                 product.push(out);
             }
             let pair_component = strongly_connected(k * k, |p| product[p].iter().map(|&(to, _)| to).collect());
             // A product component holds two different runs when it holds a pair of different
-            // subschemas, or a split edge inside it.
+            // classes, or a split edge inside it.
             let mut split = vec![false; k * k];
             for (p, edges) in product.iter().enumerate() {
                 let pc = pair_component[p];
@@ -543,41 +738,31 @@ impl<'s> Graph<'s> {
                 }
             }
             if let Some(i) = (0..k).find(|&i| split[pair_component[i * k + i]]) {
-                return Err(self.branching(nodes[i]));
+                return Err(self.branching(first_node[classes[i]]));
             }
         }
         Ok(())
     }
 
     /// Errs when more than [`RUNS_CAP`] runs from the root can reach one position of a value
-    /// of at most [`MAX_DEPTH_CEILING`] levels. `runs[v]` bounds, after `d` rounds, the runs
-    /// from `v` over any `d` positions: for each letter, the runs of every descent whose letter
-    /// overlaps it, summed (an upper bound where letters overlap only pairwise). A schema
-    /// without such branching reaches its fixed point within its own nesting.
-    fn runs(&self, closures: &[Vec<(usize, u64)>]) -> std::result::Result<(), String> {
-        let mut runs = vec![1u64; self.nodes.len()];
-        let mut work = 0usize;
+    /// of at most [`MAX_DEPTH_CEILING`] levels. `runs[c]` bounds, after `d` rounds, the runs
+    /// from class `c` over any `d` positions: the most, over the child positions its descents
+    /// read, of the runs of every descent that reads that position. A schema without such
+    /// branching reaches its fixed point within its own nesting.
+    fn runs(&self, transitions: &[Vec<Transition>], root: usize, work: &mut Work_) -> std::result::Result<(), String> {
+        let letters: Vec<Letters> =
+            transitions.iter().map(|t| Letters::of(t.iter().map(|d| &self.edges[d.0].letter))).collect();
+        let mut runs = vec![1u64; transitions.len()];
         for _ in 0..MAX_DEPTH_CEILING {
             let mut next = Vec::with_capacity(runs.len());
-            for descents in closures {
-                let mut most = 1u64;
-                for &(e, _) in descents {
-                    let letter = &self.edges[e].letter;
-                    let sum = descents
-                        .iter()
-                        .filter(|&&(other, _)| self.edges[other].letter.overlaps(letter))
-                        .fold(0u64, |sum, &(other, count)| {
-                            sum.saturating_add(count.saturating_mul(runs[self.edges[other].to]))
-                        });
-                    most = most.max(sum);
-                }
-                work = work.saturating_add(descents.len().saturating_mul(descents.len()) + 1);
-                next.push(most);
+            for (c, descents) in transitions.iter().enumerate() {
+                let weight = |j: usize| {
+                    let (_, count, to) = descents[j];
+                    count.saturating_mul(runs[to])
+                };
+                next.push(letters[c].most_at_one_position(weight, work)?.max(1));
             }
-            if work > ANALYSIS_CAP {
-                return Err("the schema is too tangled for its work to be bounded".to_owned());
-            }
-            if next[0] > RUNS_CAP {
+            if next[root] > RUNS_CAP {
                 return Err(format!(
                     "more than {RUNS_CAP} evaluations of its subschemas can reach one position of a value (applicators \
                      that take the same child values into the same subschema, level after level)"
@@ -713,14 +898,57 @@ fn strongly_connected(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, Letter, Letters, Work_};
+    use proptest::prelude::*;
     use serde_json::json;
+
+    fn arb_letter() -> impl Strategy<Value = Letter> {
+        let name = prop::sample::select(vec!["a", "b", "c"]).prop_map(str::to_owned);
+        prop_oneof![
+            (0usize..4).prop_map(Letter::Index),
+            (0usize..4).prop_map(Letter::From),
+            name.clone().prop_map(Letter::Member),
+            prop::collection::vec(name, 0..3).prop_map(Letter::MemberExcept),
+            Just(Letter::Name),
+        ]
+    }
+
+    proptest! {
+        // The index finds exactly the letters that overlap, as the pairwise definition says;
+        // and the most at one position is the most over every position a letter names (or a
+        // fresh one), summed over the letters that read it.
+        #[test]
+        fn the_letter_index_agrees_with_overlaps(
+            letters in prop::collection::vec(arb_letter(), 0..8),
+            probe in arb_letter(),
+        ) {
+            let index = Letters::of(letters.iter());
+            let mut work = Work_::default();
+            let mut found = Vec::new();
+            index.overlapping(&probe, &mut work, |j| found.push(j)).unwrap();
+            found.sort_unstable();
+            let expected: Vec<usize> = (0..letters.len()).filter(|&j| letters[j].overlaps(&probe)).collect();
+            prop_assert_eq!(found, expected);
+            let weight = |j: usize| j as u64 + 1;
+            let most = index.most_at_one_position(weight, &mut work).unwrap();
+            // Every position: indices 0..5 (past every letter's), names a, b, c and a fresh one.
+            let positions = (0..5usize)
+                .map(Letter::Index)
+                .chain(["a", "b", "c", "zz"].iter().map(|k| Letter::Member((*k).to_owned())))
+                .chain(std::iter::once(Letter::Name));
+            let brute = positions
+                .map(|p| (0..letters.len()).filter(|&j| letters[j].overlaps(&p)).map(weight).sum::<u64>())
+                .max()
+                .unwrap_or(0);
+            prop_assert_eq!(most, brute);
+        }
+    }
 
     #[test]
     fn frames_per_level_counts_the_longest_in_place_chain() {
         let frames = |schema| check(&schema, "").unwrap().frames_per_level;
         assert_eq!(frames(json!(true)), 1);
-        assert_eq!(frames(json!({"type": "object"})), 2);
+        assert_eq!(frames(json!({"type": "object"})), 1);
         // items → {$ref} (passed straight on) → root → allOf item → allOf item: 3 in place,
         // plus the descent.
         assert_eq!(frames(json!({"allOf":[{"allOf":[{"items":{"$ref":"#"}}]}]})), 4);
@@ -811,6 +1039,12 @@ mod tests {
         ));
         // Left and right subtrees, each once.
         assert!(!refused(json!({"properties":{"left":{"$ref":"#"},"right":{"$ref":"#"}}})));
+        // Wide schemas stay cheap: 3,000 members that each recurse, and 3,000 tuple elements.
+        let members: serde_json::Map<String, serde_json::Value> =
+            (0..3000).map(|i| (format!("m{i}"), json!({"$ref": "#"}))).collect();
+        assert!(!refused(json!({"type": "object", "properties": members})));
+        let elements: Vec<serde_json::Value> = (0..3000).map(|_| json!({"$ref": "#"})).collect();
+        assert!(!refused(json!({"type": "array", "prefixItems": elements})));
         // Non-recursive sharing: the same definition at the same place twice is fine.
         assert!(!refused(json!({"$defs":{"s":{"type":"string"}},"anyOf":[{"$ref":"#/$defs/s"},{"$ref":"#/$defs/s"}]})));
         // Anchors and identifiers resolve.
