@@ -47,14 +47,14 @@ test("at the ceiling every path answers, deeper is limit-exceeded, and the insta
   let result;
   if (FLAVOUR === "full") {
     // The full entry validates in the wasm, on the engine's stack, which nothing can grow: a
-    // validation deeper than core::stack::WASM_SCHEMA_LEVELS (1,500) schema levels is
+    // validation deeper than core::stack::WASM_SCHEMA_LEVELS (1,200) schema levels is
     // refused before it starts. This schema spends 2 per level of value.
     assert.equal(thrown(() => server.respond(conn, REQ, produced)).code, "limit-exceeded");
     assert.equal(thrown(() => host.check(REQ, { outputs: produced.outputs })).code, "limit-exceeded");
-    result = server.respond(conn, REQ, { outputs: [output(nested(750))] });
+    result = server.respond(conn, REQ, { outputs: [output(nested(600))] });
     host.check(REQ, result);
     assert.equal(host.route(REQ, result).programmatic.length, 1);
-    assert.equal(thrown(() => server.respond(conn, REQ, { outputs: [output(nested(751))] })).code, "limit-exceeded");
+    assert.equal(thrown(() => server.respond(conn, REQ, { outputs: [output(nested(601))] })).code, "limit-exceeded");
   } else if (FLAVOUR === "cfworker") {
     // Finding: @cfworker/json-schema validates recursively and overflows the JavaScript stack
     // on this value (about 1,000 levels through a `$ref`), where Ajv and jsonschema answer.
@@ -117,7 +117,7 @@ test("nested applicators per level: answered, or limit-exceeded, never an engine
     assert.equal(e.code, "limit-exceeded", String(e));
   }
   if (FLAVOUR !== "full") return;
-  const WASM_SCHEMA_LEVELS = 1500; // core::stack::WASM_SCHEMA_LEVELS
+  const WASM_SCHEMA_LEVELS = 1200; // core::stack::WASM_SCHEMA_LEVELS
   for (const nesting of [1, 4, 16, 64, 128]) {
     const perLevel = nesting + 2; // the descent, the schema, its allOf chain (the $ref is free)
     const deepest = Math.floor(WASM_SCHEMA_LEVELS / perLevel);
