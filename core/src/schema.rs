@@ -104,6 +104,8 @@ pub struct CompiledSchema {
     /// The most schema levels a validation recurses through per level of a value
     /// ([`crate::validation_work::Work`]): the stack it needs ([`crate::stack`]).
     frames_per_level: usize,
+    /// The schema's own JSON nesting: the stack building and dropping it needs.
+    schema_depth: usize,
     /// Unique in this process ([`CompiledSchema::id`]).
     id: u64,
     /// The validator, built once: at once, or by the first validation that needs it. A failure
@@ -158,6 +160,11 @@ const VALIDATOR_CACHE_CAPACITY: usize = 512;
 const VALIDATOR_CACHE_MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
 #[cfg(feature = "validator")]
+/// Schemas nested deeper are compiled every time rather than kept (see [`cached_validator`]):
+/// dropping one this deep needs well under 64 KiB of stack.
+const VALIDATOR_CACHE_MAX_SCHEMA_DEPTH: usize = 32;
+
+#[cfg(feature = "validator")]
 thread_local! {
     /// Compiled validators by schema text, per thread. `jsonschema` checks every schema
     /// against its draft's meta-schema while compiling it; natively that meta-validator is
@@ -175,12 +182,15 @@ thread_local! {
 #[cfg(feature = "validator")]
 /// The validator for `schema` (whose text is `key`) from this thread's cache, or `build`'s
 /// answer, cached when it is a validator. Errors are never cached.
-fn cached_validator(key: String, build: impl FnOnce() -> Result<Compiled>) -> Result<Compiled> {
+fn cached_validator(key: String, depth: usize, build: impl FnOnce() -> Result<Compiled>) -> Result<Compiled> {
     if let Some(hit) = VALIDATORS.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(hit);
     }
     let validator = build()?;
-    if key.len() > VALIDATOR_CACHE_MAX_SCHEMA_BYTES {
+    // A deep schema's validator is not kept: the cache is dropped when its thread ends, outside
+    // the room on the stack that dropping it needs (`crate::stack`), and on whatever stack that
+    // thread has. Its owners drop it with that room.
+    if key.len() > VALIDATOR_CACHE_MAX_SCHEMA_BYTES || depth > VALIDATOR_CACHE_MAX_SCHEMA_DEPTH {
         return Ok(validator);
     }
     VALIDATORS.with(|c| {
@@ -191,6 +201,21 @@ fn cached_validator(key: String, build: impl FnOnce() -> Result<Compiled>) -> Re
         cache.insert(key, validator.clone());
     });
     Ok(validator)
+}
+
+impl Drop for CompiledSchema {
+    /// Dropping the schema and its validator recurses over them: done with the room that
+    /// building them had, whatever stack the last owner drops them on.
+    fn drop(&mut self) {
+        let source = std::mem::take(&mut self.source);
+        #[cfg(feature = "validator")]
+        let validators = (std::mem::take(&mut self.compiled), std::mem::take(&mut self.foreign));
+        crate::stack::with_room(crate::stack::schema_bytes(self.schema_depth), move || {
+            drop(source);
+            #[cfg(feature = "validator")]
+            drop(validators);
+        });
+    }
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -275,6 +300,7 @@ impl CompiledSchema {
         Ok(CompiledSchema {
             object_rooted: is_object_rooted(schema),
             frames_per_level: 1,
+            schema_depth: crate::stack::json_depth(schema),
             source: schema.clone(),
             path: path.to_owned(),
             draft,
@@ -371,7 +397,8 @@ impl CompiledSchema {
     /// compiled here, so no fault `compile` reports is left for later.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
         // The meta-schema check and the build recurse over the schema.
-        crate::stack::with_room(crate::stack::SCHEMA_BYTES, || Self::received_here(schema, path))
+        let room = crate::stack::schema_bytes(crate::stack::json_depth(schema));
+        crate::stack::with_room(room, || Self::received_here(schema, path))
     }
 
     fn received_here(schema: &Value, path: &str) -> Result<Self> {
@@ -380,14 +407,16 @@ impl CompiledSchema {
         match check(schema, draft, path)? {
             Check::Builds => {}
             Check::Build => {
-                let built = cached_validator(schema.to_string(), || build_validator(schema, draft, path));
+                let built =
+                    cached_validator(schema.to_string(), checked.schema_depth, || build_validator(schema, draft, path));
                 // Set before anyone else can see the schema, so this cannot fail.
                 let _ = checked.compiled.set(Ok(built?));
             }
         }
         // Last, as in the build without a validator: a schema is judged valid first (SEC-4).
-        let work = crate::validation_work::check(schema, path)?;
-        Ok(CompiledSchema { frames_per_level: work.frames_per_level, ..checked })
+        let mut checked = checked;
+        checked.frames_per_level = crate::validation_work::check(schema, path)?.frames_per_level;
+        Ok(checked)
     }
 
     /// The validator, built on first need. A build the check proved cannot fail is not expected
@@ -395,8 +424,9 @@ impl CompiledSchema {
     fn compiled(&self) -> Result<&Compiled> {
         self.compiled
             .get_or_init(|| {
-                cached_validator(self.source.to_string(), || {
-                    crate::stack::with_room(crate::stack::SCHEMA_BYTES, || {
+                // Writing the cache key and building both recurse over the schema.
+                crate::stack::with_room(crate::stack::schema_bytes(self.schema_depth), || {
+                    cached_validator(self.source.to_string(), self.schema_depth, || {
                         build_validator(&self.source, draft_of(self.draft), &self.path)
                     })
                 })
@@ -415,7 +445,7 @@ impl CompiledSchema {
     /// [`CompiledSchema::validate`]).
     pub fn is_valid(&self, instance: &Value) -> bool {
         self.with_stack(
-            || value_depth(instance),
+            || crate::stack::json_depth(instance),
             "",
             || Ok(self.validator_for(instance, "").is_ok_and(|validator| validator.is_valid(instance))),
         )
@@ -493,7 +523,7 @@ impl CompiledSchema {
     /// running out of it is `limit-exceeded`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
         self.with_stack(
-            || value_depth(instance),
+            || crate::stack::json_depth(instance),
             path,
             || {
                 let validator = self.validator_for(instance, path)?;
@@ -614,7 +644,8 @@ impl CompiledSchema {
     /// host's validator to its first use unless the direct reading cannot settle the schema.
     pub fn received(schema: &Value, path: &str) -> Result<Self> {
         // The meta-schema check and the build recurse over the schema.
-        crate::stack::with_room(crate::stack::SCHEMA_BYTES, || Self::received_here(schema, path))
+        let room = crate::stack::schema_bytes(crate::stack::json_depth(schema));
+        crate::stack::with_room(room, || Self::received_here(schema, path))
     }
 
     fn received_here(schema: &Value, path: &str) -> Result<Self> {
@@ -865,27 +896,6 @@ pub mod regex_screen {
             }
         }
     }
-}
-
-#[cfg(feature = "validator")]
-/// The nesting depth of `value` (a scalar at 0), without recursion.
-fn value_depth(value: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(value, 1usize)];
-    while let Some((v, depth)) = stack.pop() {
-        match v {
-            Value::Array(items) => {
-                deepest = deepest.max(depth);
-                stack.extend(items.iter().map(|i| (i, depth + 1)));
-            }
-            Value::Object(members) => {
-                deepest = deepest.max(depth);
-                stack.extend(members.values().map(|i| (i, depth + 1)));
-            }
-            _ => {}
-        }
-    }
-    deepest
 }
 
 #[cfg(feature = "validator")]

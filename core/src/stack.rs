@@ -21,11 +21,38 @@
 /// a whole Python route at 997 levels runs in 512 KiB).
 pub const CALL_BYTES: usize = 1024 * 1024;
 
-/// Stack kept free for checking and building one schema: the meta-schema check and the build
-/// recurse over the schema, as deep as [`crate::limits::MAX_DEPTH_CEILING`] levels, several
-/// frames each. A cold path (once per schema), so the margin is wide: a call on an ordinary
-/// 8 MiB stack moves to a fresh segment for it.
-pub const SCHEMA_BYTES: usize = 8 * 1024 * 1024;
+/// Stack kept free per level of a schema's own JSON nesting, for checking and building it:
+/// the meta-schema check recurses through several frames per level of the schema (measured in
+/// a release build: a schema 997 levels deep needs 4 to 8 MiB); 16 KiB keeps twice that.
+pub const SCHEMA_BYTES_PER_LEVEL: usize = 16 * 1024;
+
+/// Stack kept free for checking, building or dropping a schema `depth` levels deep (its JSON
+/// nesting): a schema of ordinary depth never moves off an ordinary stack.
+pub fn schema_bytes(depth: usize) -> usize {
+    depth.saturating_mul(SCHEMA_BYTES_PER_LEVEL).saturating_add(256 * 1024)
+}
+
+/// The nesting depth of `value` (the outermost array or object at 1, a scalar at 0), without
+/// recursion.
+pub fn json_depth(value: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                deepest = deepest.max(depth);
+                stack.extend(items.iter().map(|i| (i, depth + 1)));
+            }
+            Value::Object(members) => {
+                deepest = deepest.max(depth);
+                stack.extend(members.values().map(|i| (i, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
 
 /// Stack kept free per schema level a validation may recurse through: measured natively at
 /// 260–500 bytes (jsonschema 0.61, 997 levels of value with 4, 16 and 64 nested `allOf` each);

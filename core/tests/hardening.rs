@@ -341,3 +341,24 @@ fn a_validation_fits_any_thread_stack() {
         });
     }
 }
+
+/// A schema as deep as the ceiling allows is checked and built on any thread's stack: the
+/// meta-schema check and the build recurse over it (`stack::SCHEMA_BYTES`).
+#[test]
+fn the_deepest_schema_is_checked_and_built_on_a_small_stack() {
+    use mcp_outputs::schema::CompiledSchema;
+    // `properties` / `a` / schema: two levels of JSON per level of schema.
+    let mut schema = json!({"type": "string"});
+    for _ in 0..(MAX_DEPTH_CEILING - 2) / 2 {
+        let mut properties = Map::new();
+        properties.insert("a".into(), schema);
+        let mut level = Map::new();
+        level.insert("properties".into(), Value::Object(properties));
+        schema = Value::Object(level);
+    }
+    on_stack(64 << 10, move || {
+        let compiled = CompiledSchema::compile(&schema, "/schema").expect("compiled");
+        assert!(compiled.is_valid(&json!({})));
+        dismantle(schema);
+    });
+}
