@@ -336,7 +336,10 @@ export class McpOutputsClient {
     const result = clientIsV2(this.client)
       ? await this.client.callTool(params, options)
       : await this.client.callTool(params, undefined, options);
-    const route = tool.route(plan.requestedOutputs, result);
+    // The plan's local rule for a legacy `structuredContent` (LEG-8): without it, an older
+    // server's structured data would land in `dropped` in `code` mode.
+    const rule = plan.legacyStructured === undefined ? undefined : { legacyStructured: plan.legacyStructured };
+    const route = tool.route(plan.requestedOutputs, result, rule);
     return { plan, result, route };
   }
 }

@@ -87,6 +87,7 @@ def test_every_catalogue_tool_round_trips_at_every_revision(revision: str, apps:
             for declaration in TOOLS:
                 assert tools[declaration["name"]].tool == ServerTool.declare(declaration).advertise(conn)
             calls = 0
+            legacy_routed = 0
             for declaration in TOOLS:
                 name = declaration["name"]
                 for mode in ["conversational", "code", "apps"]:
@@ -100,10 +101,23 @@ def test_every_catalogue_tool_round_trips_at_every_revision(revision: str, apps:
                     for output in complete(outcome.route)["model"]:
                         assert output["audience"] == "assistant"
                     assert outcome.result.get("content"), "the Python SDK requires content"
+                    apps_flow = complete(outcome.route)["view"] is not None
+                    if mode == "code" and "structuredContent" in outcome.result and not apps_flow:
+                        # The plan's local rule reaches route (LEG-8; issue 20: it used to be
+                        # dropped, and the structured data with it). The legacy Apps flow gives
+                        # the whole result to the View instead.
+                        assert outcome.plan.get("legacyStructured") == "programmatic", name
+                        routed = complete(outcome.route)
+                        held = [output.get("structuredContent") for output in routed["programmatic"]]
+                        assert held == [outcome.result["structuredContent"]], name
+                        assert "structuredContent" not in repr(routed["dropped"]), routed["dropped"]
+                        legacy_routed += 1
                     if name == "search_customers" and mode == "conversational":
                         # The Apps path: the View's payload only where Apps reached the wire.
                         assert (complete(outcome.route)["view"] is not None) == expect_apps
             assert calls >= len(TOOLS)
+            # From 2025-06-18 older servers send structuredContent: some code-mode call routed it.
+            assert (legacy_routed > 0) == (revision >= "2025-06-18"), (revision, legacy_routed)
             # The broken tool: the package's error reaches the client as the SDK's JSON-RPC error
             # (before 2025-06-18 no structured output exists: its value is neither sent nor
             # validated, LEG-2).

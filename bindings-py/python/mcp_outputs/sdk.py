@@ -422,7 +422,9 @@ class OutputsClient:
         if not typed.is_error:
             await self.session.validate_tool_result(name, typed)
         requested = plan.get("requestedOutputs")
-        route = tool.route(requested, raw)
+        # The plan's local rule for a legacy ``structuredContent`` (LEG-8): without it, an older
+        # server's structured data would land in ``dropped`` in ``code`` mode.
+        route = tool.route(requested, raw, legacy_structured=plan.get("legacyStructured"))
         return CallOutcome(result=raw, requested_outputs=requested, plan=plan, route=route)
 
 

@@ -63,6 +63,28 @@ for (const [label, pair] of Object.entries(pairs)) {
     });
   }
 
+  // Issue 20: the adapter passes the plan's local rule (LEG-8) to route. Before, an older
+  // server's structuredContent in `code` mode landed in `dropped`.
+  test(`${label}: code mode under older revisions routes legacy structuredContent by the plan's rule`, async () => {
+    let routed = 0;
+    for (const revision of ["2025-06-18", "2025-11-25"]) {
+      const { sdk, tools } = await pair({ revision });
+      for (const name of tools.entries.map((t) => t.name)) {
+        if (name === BROKEN_TOOL) continue;
+        const plan = tools.tool(name).plan({ mode: "code" });
+        if (plan.legacyStructured === undefined) continue;
+        const { result, route } = await tools.call(name, toolArguments[name], { mode: "code" });
+        if (result.structuredContent === undefined) continue;
+        assert.equal(plan.legacyStructured, "programmatic", name);
+        assert.deepEqual(route.programmatic.map((o) => o.structuredContent), [result.structuredContent], `${name} at ${revision}`);
+        assert.ok(!JSON.stringify(route.dropped).includes("structuredContent"), `${name}: ${JSON.stringify(route.dropped)}`);
+        routed++;
+      }
+      await sdk.close();
+    }
+    assert.ok(routed > 0, "no tool sent legacy structuredContent in code mode");
+  });
+
   test(`${label}: Apps is negotiated from what both sides sent (View payload only then)`, async () => {
     for (const apps of [false, true]) {
       const { sdk, tools } = await pair({ apps, revision: "2025-11-25" });
