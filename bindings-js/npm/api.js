@@ -68,6 +68,8 @@ const malformed = (message, path = "", cause = undefined) =>
 
 // The longest string V8 can build (2^29 - 24 code units); other engines allow more.
 const MAX_JS_STRING = 2 ** 29 - 24;
+// core::limits::MAX_DEPTH_CEILING: the deepest nesting any setting allows.
+const MAX_DEPTH_CEILING = 1000;
 const quote = JSON.stringify;
 
 function pointerOf(stack) {
@@ -1054,7 +1056,10 @@ export function bind(load) {
     runOperation: (op, input, options) => {
       if (typeof op !== "string") throw malformed("op must be a string");
       const validator = providerOption(optionsObject(options, ["validator"])?.validator);
-      const inputText = serialize(input, "input", defaultLimits);
+      // The input wraps the op's arguments: the core checks each argument's limits, with the
+      // JSON-RPC code of the op's side, so the envelope is only held to the ceiling depth.
+      const wrapper = { ...defaultLimits, maxDepth: MAX_DEPTH_CEILING, maxBytes: Infinity };
+      const inputText = serialize(input, "input", wrapper);
       return parse(call(() => engine.raw.runOperation(op, inputText), validator));
     },
     /**

@@ -750,7 +750,15 @@ pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Optio
 #[wasm_bindgen(js_name = runOperation)]
 pub fn run_operation(op: String, input: String) -> JsResult<String> {
     lift(|| {
-        let input = mcp_outputs::Limits::default().parse_text(&input, "input")?;
+        // The input wraps the op's arguments: the core checks each argument's limits, with the
+        // JSON-RPC code of the op's side, so the envelope is only held to the ceiling depth
+        // (which every walk fits) and no byte cap of its own.
+        let wrapper = mcp_outputs::Limits {
+            max_depth: mcp_outputs::MAX_DEPTH_CEILING,
+            max_bytes: usize::MAX,
+            ..mcp_outputs::Limits::default()
+        };
+        let input = wrapper.parse_text(&input, "input")?;
         Ok(mcp_outputs::ops::run(&op, &input)?.to_string())
     })
 }

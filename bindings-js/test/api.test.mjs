@@ -559,3 +559,22 @@ test("supportedVersions (VER-4): a narrower list refuses other revisions with -3
   assert.equal(thrown(() => new mcp.Connection({}, { supportedVersions: [] })).code, "malformed");
   assert.equal(thrown(() => mcp.declareTool(TOOL, { supportedVersions: ["latest"] })).code, "malformed");
 });
+
+// Found by the conformance kit's runner (conformance-kit/): runOperation held its whole input
+// to the default depth, so a declaration too deep was refused by the envelope, without the
+// server side's JSON-RPC code (-32603) that ops::run, the object API and Python's `run` give.
+// The envelope is now held to the ceiling only; the core judges each argument.
+test("runOperation: an argument gets the depth it would get alone, and its side's JSON-RPC code", () => {
+  const cases = JSON.parse(readFileSync(new URL("../../tests/corpus/declare/differential.json", import.meta.url), "utf8"));
+  const deep = cases.find((c) => c.id === "diff-declare-deep-schema-is-a-server-error");
+  const e = thrown(() => mcp.runOperation("declare", deep.input));
+  assert.equal(e.code, "limit-exceeded");
+  assert.equal(e.jsonrpcCode, -32603);
+  // One level less fits the declaration's own limit, inside the input too.
+  let schema = {};
+  for (let i = 0; i < 120; i++) schema = { not: schema };
+  const tool = { name: "t", inputSchema: { type: "object" }, outputVariants: [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured", schema } ] };
+  assert.deepEqual(mcp.runOperation("declare", { tool }), {});
+});
