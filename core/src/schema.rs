@@ -662,6 +662,13 @@ impl CompiledSchema {
             meta::Verdict::ExternalRef(_, what) => {
                 return Err(Error::new(ErrorCode::ExternalRef, path, format!("schema refers outside itself: {}", what)))
             }
+            meta::Verdict::Unresolvable(at, what) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidSchema,
+                    path,
+                    format!("not a valid JSON Schema: {what} at {at:?}"),
+                ))
+            }
             meta::Verdict::Valid | meta::Verdict::Unsure => {}
         }
         let patterns = meta::patterns(schema, checked.draft);
@@ -1048,6 +1055,9 @@ pub mod meta {
         Invalid(String, String),
         /// A `$ref` leaves the schema (no identifier moves its base URI): where.
         ExternalRef(String, String),
+        /// The meta-schema accepts the schema, but a `$ref` is not a URI reference, or is a
+        /// fragment that names nothing in it: where, and what (`invalid-schema`, as a build says).
+        Unresolvable(String, String),
         /// Not settled by this reading.
         Unsure,
     }
@@ -1069,12 +1079,30 @@ pub mod meta {
         if reading.unsure {
             return Verdict::Unsure;
         }
-        for (at, reference) in std::mem::take(&mut reading.refs) {
+        let refs = std::mem::take(&mut reading.refs);
+        // A reference that is not a URI reference fails every build, whatever moves the base.
+        if let Some((at, reference)) = refs.iter().find(|(_, reference)| !is_uri_reference(reference)) {
+            return Verdict::Unresolvable(at.clone(), format!("$ref {reference:?} is not a URI reference"));
+        }
+        for (at, reference) in refs {
             if reference.is_empty() || reference == "#" || resolves_to_subschema(schema, &reference) {
                 continue;
             }
-            if !reference.starts_with('#') && !reading.moves_base && is_plain_uri_reference(&reference) {
-                return Verdict::ExternalRef(at, format!("$ref {reference:?} leaves the schema"));
+            if !reading.moves_base {
+                // Nothing moves the base URI: a fragment is a JSON Pointer into this document
+                // (no anchor exists), and anything else leaves it. Settled here rather than by a
+                // host's validator, which may build such a schema and fail only later, so that
+                // every flavour answers alike (fuzzing finding 9).
+                match reference.strip_prefix('#') {
+                    Some(fragment) if points_nowhere(schema, fragment) => {
+                        return Verdict::Unresolvable(
+                            at,
+                            format!("$ref {reference:?} resolves to nothing in the schema"),
+                        )
+                    }
+                    Some(_) => {}
+                    None => return Verdict::ExternalRef(at, format!("$ref {reference:?} leaves the schema")),
+                }
             }
             return Verdict::Unsure;
         }
@@ -1424,11 +1452,51 @@ pub mod meta {
     }
 
     /// Whether `reference` is a URI reference of characters a URI allows unencoded, with at
-    /// most one `#` (anything else, a build may refuse as not a URI: left unsettled).
+    /// most one `#` (a draft whose meta-schema asserts `format` may refuse anything else).
     fn is_plain_uri_reference(reference: &str) -> bool {
         !reference.is_empty()
             && reference.matches('#').count() <= 1
             && reference.chars().all(|c| c.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+,;=".contains(c))
+    }
+
+    /// Whether `reference` is a URI reference as RFC 3986 writes one: characters a URI allows,
+    /// `%` only before two hex digits, at most one `#`. jsonschema refuses anything else as
+    /// "Invalid URI reference".
+    fn is_uri_reference(reference: &str) -> bool {
+        let bytes = reference.as_bytes();
+        let escapes_ok = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'%')
+            .all(|(i, _)| bytes.get(i + 1..i + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)));
+        escapes_ok
+            && reference.matches('#').count() <= 1
+            && reference.chars().all(|c| c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%".contains(c))
+    }
+
+    /// Whether the fragment `fragment` (after `#`) surely names nothing in `root`: a plain name
+    /// (no anchor exists when nothing moves the base) or a JSON Pointer to no member. A fragment
+    /// this reading cannot decode is left to the build.
+    fn points_nowhere(root: &Value, fragment: &str) -> bool {
+        let Some(decoded) = crate::validation_work::percent_decode(fragment) else { return false };
+        if decoded.is_empty() {
+            return false;
+        }
+        let Some(pointer) = decoded.strip_prefix('/') else { return true };
+        let mut at = root;
+        for token in pointer.split('/') {
+            let Some(token) = super::unescape_token(token) else { return false };
+            let next = match at {
+                Value::Object(map) => map.get(&token),
+                Value::Array(items) => super::parse_index(&token).and_then(|i| items.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(next) => at = next,
+                None => return true,
+            }
+        }
+        false
     }
 }
 
@@ -2152,8 +2220,35 @@ mod tests {
                     let built = build_validator(&schema, draft_of(dialect), "").map(|_| ()).map_err(|e| e.code());
                     proptest::prop_assert_eq!(built, Err(ErrorCode::ExternalRef), "{:?} {}", dialect, schema);
                 }
+                // A reference that cannot resolve: the build refuses it as not a schema.
+                meta::Verdict::Unresolvable(..) => {
+                    proptest::prop_assert_eq!(&meta_verdict, &Some(Ok(())), "{:?} {}", dialect, schema);
+                    let built = build_validator(&schema, draft_of(dialect), "").map(|_| ()).map_err(|e| e.code());
+                    proptest::prop_assert_eq!(built, Err(ErrorCode::InvalidSchema), "{:?} {}", dialect, schema);
+                }
                 meta::Verdict::Unsure => {}
             }
+        }
+    }
+
+    /// A reference that resolves nowhere is settled by the direct reading as the build settles
+    /// it (fuzzing finding 9: a host validator built such a schema, and SEC-4 then read the
+    /// reference as leading anywhere).
+    #[test]
+    fn the_direct_meta_reading_refuses_references_to_nothing_as_the_build_does() {
+        let unresolvable =
+            ["ünïcödé ✓ 🎉", "a b", "%%", "%4", "#a#b", "#/$defs/missing", "#/properties/x/y", "#nowhere"];
+        for reference in unresolvable {
+            let schema = json!({"type": "object", "properties": {"x": {"$ref": reference}}});
+            let verdict = meta::read(&schema, Dialect::Draft202012);
+            assert!(matches!(verdict, meta::Verdict::Unresolvable(..)), "{reference:?}: {verdict:?}");
+            let built = build_validator(&schema, Draft::Draft202012, "").map(|_| ()).map_err(|e| e.code());
+            assert_eq!(built, Err(ErrorCode::InvalidSchema), "{reference:?}");
+        }
+        for reference in ["#/$defs/a%20b", "#/properties/x", "#", ""] {
+            let schema = json!({"$defs": {"a b": {"type": "string"}}, "properties": {"x": {"$ref": reference}}});
+            let verdict = meta::read(&schema, Dialect::Draft202012);
+            assert!(!matches!(verdict, meta::Verdict::Unresolvable(..)), "{reference:?}: {verdict:?}");
         }
     }
 

@@ -822,7 +822,7 @@ fn each_member<'s>(value: &'s Value, mut f: impl FnMut(&'s str, &'s Value)) {
 }
 
 /// A URI fragment's percent-encoding decoded; `None` when not UTF-8 or malformed.
-fn percent_decode(fragment: &str) -> Option<String> {
+pub(crate) fn percent_decode(fragment: &str) -> Option<String> {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
