@@ -88,7 +88,10 @@ pub use limits::{Limits, MAX_DEPTH_CEILING};
 pub use planning::{Mode, Plan, PlanOptions};
 pub use routing::{Diagnostic, Dropped, Route, View};
 pub use server::{Produced, ServerTool};
-pub use types::{ProducedOutputs, ToolResultOutput, ToolResultVariant};
+pub use types::{
+    ContentToolResultOutput, ContentToolResultVariant, ProducedOutputs, StructuredToolResultOutput,
+    StructuredToolResultVariant, ToolResultOutput, ToolResultVariant,
+};
 pub use version::ProtocolVersion;
 
 /// The README's Rust examples run as doc tests, so the README cannot drift from the API.
