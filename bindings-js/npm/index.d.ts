@@ -56,12 +56,18 @@ export type CoreAudience = "assistant" | "user" | "programmatic";
 /** A core audience or an extension identifier such as `io.modelcontextprotocol/ui`. */
 export type Audience = CoreAudience | (string & {});
 export type OutputFormat = "content" | "structured";
+/** The SEP's names for the three types above. */
+export type CoreToolResultAudience = CoreAudience;
+export type ToolResultAudience = Audience;
+export type ToolResultFormat = OutputFormat;
 
-/** One entry of `requestedOutputs`. */
+/** One entry of `requestedOutputs` (the SEP's `ToolResultOutputSelector`). */
 export interface Selector {
   audience: Audience;
   format: OutputFormat;
 }
+/** The SEP's name for `Selector`. */
+export type ToolResultOutputSelector = Selector;
 
 /** An MCP content block (text, image, audio, resource_link, resource). */
 export interface ContentBlock {
@@ -70,10 +76,29 @@ export interface ContentBlock {
   [key: string]: unknown;
 }
 
-/** One declared output variant. */
-export type OutputVariant =
-  | { audience: Audience; format: "content"; description?: string; [key: string]: unknown }
-  | { audience: Audience; format: "structured"; schema?: JsonValue; description?: string; [key: string]: unknown };
+/** A declared `content` variant: it has no schema. */
+export interface ContentToolResultVariant {
+  audience: Audience;
+  format: "content";
+  /** Only a structured variant declares a schema. */
+  schema?: never;
+  description?: string;
+  [key: string]: unknown;
+}
+
+/** A declared `structured` variant, with the JSON Schema of its payload (an object) if any. */
+export interface StructuredToolResultVariant {
+  audience: Audience;
+  format: "structured";
+  schema?: JsonObject;
+  description?: string;
+  [key: string]: unknown;
+}
+
+/** One declared output variant: the SEP's union, discriminated by `format`. */
+export type ToolResultVariant = ContentToolResultVariant | StructuredToolResultVariant;
+/** The earlier name of `ToolResultVariant`. */
+export type OutputVariant = ToolResultVariant;
 
 /** A tool declaration in the 2026-12-01 shape. */
 export interface ToolDeclaration {
@@ -96,10 +121,30 @@ export interface Tool {
   [key: string]: unknown;
 }
 
-/** One output of a result. */
-export type Output =
-  | { audience: Audience; format: "content"; content: ContentBlock[]; [key: string]: unknown }
-  | { audience: Audience; format: "structured"; structuredContent: JsonValue; [key: string]: unknown };
+/** A `content` output: content blocks. */
+export interface ContentToolResultOutput {
+  audience: Audience;
+  format: "content";
+  content: ContentBlock[];
+  /** Only a structured output carries `structuredContent`. */
+  structuredContent?: never;
+  [key: string]: unknown;
+}
+
+/** A `structured` output: any JSON value, `null` included. */
+export interface StructuredToolResultOutput {
+  audience: Audience;
+  format: "structured";
+  structuredContent: JsonValue;
+  /** Only a content output carries `content`. */
+  content?: never;
+  [key: string]: unknown;
+}
+
+/** One output of a result: the SEP's union, discriminated by `format`. */
+export type ToolResultOutput = ContentToolResultOutput | StructuredToolResultOutput;
+/** The earlier name of `ToolResultOutput`. */
+export type Output = ToolResultOutput;
 
 /** Every output the tool computed, for `respond`. */
 export interface ProducedOutputs {
