@@ -1298,17 +1298,7 @@ impl Routed {
             extensions: json["extensions"].as_object().cloned().unwrap_or_default(),
             view: json.get("view").filter(|v| !v.is_null()).cloned(),
             dropped: list("dropped"),
-            diagnostics: diagnostics
-                .iter()
-                .map(|d| {
-                    let path = match d {
-                        Diagnostic::AnnotationAudienceConflict { path } => path.clone(),
-                        // The whole result: it carries no output at all.
-                        Diagnostic::EmptyErrorOutputs => String::new(),
-                    };
-                    (d.code().to_owned(), path)
-                })
-                .collect(),
+            diagnostics: diagnostics.iter().map(|d| (d.code().to_owned(), d.path().to_owned())).collect(),
         }
     }
 

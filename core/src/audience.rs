@@ -240,6 +240,12 @@ pub struct ExtensionDefinition {
     pub meta_key: Option<String>,
     /// Whether the extension defines a legacy `structuredContent` projection.
     pub legacy_projection: bool,
+    /// Further audience identifiers the extension defines besides `id` (EXT-5): each takes
+    /// the formats and model-context rule, never `meta_key` or `legacy_projection`.
+    pub audiences: Vec<String>,
+    /// For one of those further audiences: the extension that defines it, whose negotiation
+    /// it shares. `None` for an extension's own `id`.
+    pub extension: Option<String>,
 }
 
 impl ExtensionDefinition {
@@ -252,12 +258,15 @@ impl ExtensionDefinition {
             model_context: false,
             meta_key: Some(APPS_EXTENSION.to_owned()),
             legacy_projection: true,
+            audiences: Vec::new(),
+            extension: None,
         }
     }
 
     /// Reads a definition in its JSON form:
-    /// `{ "id", "formats", "modelContext", "metaKey", "legacyProjection", "schemas"? }`
-    /// (`schemas` is `"perVariant"` (default) or `"extension"`).
+    /// `{ "id", "formats", "modelContext", "metaKey", "legacyProjection", "schemas"?,
+    /// "audiences"? }` (`schemas` is `"perVariant"` (default) or `"extension"`; `audiences`
+    /// further identifiers with `id`'s prefix, EXT-5).
     pub fn from_json(value: &Value, path: &str) -> Result<Self> {
         let obj =
             value.as_object().ok_or_else(|| Error::malformed(path, "an extension definition must be an object"))?;
@@ -320,6 +329,40 @@ impl ExtensionDefinition {
                 ))
             }
         };
+        let audiences = match obj.get("audiences") {
+            None => Vec::new(),
+            Some(Value::Array(items)) => {
+                let audiences_path = pointer_push(path, "audiences");
+                // The prefix, up to and including the `/`: `id` is well-formed, so it has one.
+                let prefix = id.find('/').map_or(id.as_str(), |slash| id.get(..=slash).unwrap_or(&id));
+                let mut audiences: Vec<String> = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let at = pointer_index(&audiences_path, i);
+                    let audience =
+                        item.as_str().ok_or_else(|| Error::malformed(&at, "an audience must be a string"))?;
+                    let fault = if !is_extension_id(audience) {
+                        Some("is not a well-formed extension identifier")
+                    } else if !audience.starts_with(prefix) {
+                        Some("does not share the extension's prefix")
+                    } else if audience == id || audiences.iter().any(|a| a == audience) {
+                        Some("is named twice")
+                    } else {
+                        None
+                    };
+                    if let Some(fault) = fault {
+                        return Err(Error::malformed(at, format!("audience {audience:?} of extension {id} {fault}")));
+                    }
+                    audiences.push(audience.to_owned());
+                }
+                audiences
+            }
+            Some(_) => {
+                return Err(Error::malformed(
+                    pointer_push(path, "audiences"),
+                    "audiences must be an array of identifiers",
+                ))
+            }
+        };
         Ok(ExtensionDefinition {
             id,
             formats,
@@ -327,6 +370,8 @@ impl ExtensionDefinition {
             model_context: flag("modelContext")?,
             meta_key,
             legacy_projection: flag("legacyProjection")?,
+            audiences,
+            extension: None,
         })
     }
 
@@ -338,6 +383,9 @@ impl ExtensionDefinition {
         map.insert("modelContext".into(), Value::from(self.model_context));
         map.insert("metaKey".into(), self.meta_key.clone().map_or(Value::Null, Value::from));
         map.insert("legacyProjection".into(), Value::from(self.legacy_projection));
+        if !self.audiences.is_empty() {
+            map.insert("audiences".into(), self.audiences.iter().map(|a| Value::from(a.as_str())).collect());
+        }
         map.insert(
             "schemas".into(),
             Value::from(match self.schemas {
@@ -353,11 +401,14 @@ impl ExtensionDefinition {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Registry {
     definitions: Vec<ExtensionDefinition>,
+    /// The further audiences of those definitions (EXT-5), each as a definition of its own
+    /// whose `extension` names its owner.
+    audiences: Vec<ExtensionDefinition>,
 }
 
 impl Default for Registry {
     fn default() -> Self {
-        Registry { definitions: vec![ExtensionDefinition::apps()] }
+        Registry { definitions: vec![ExtensionDefinition::apps()], audiences: Vec::new() }
     }
 }
 
@@ -367,10 +418,29 @@ impl Registry {
         Registry::default()
     }
 
-    /// Registers a definition; an id registered already is `malformed`.
+    /// Registers a definition; an id or further audience registered already (as an id or as
+    /// an audience of another extension) is `malformed`.
     pub fn register(&mut self, definition: ExtensionDefinition) -> Result<()> {
         if self.get(&definition.id).is_some() {
             return Err(Error::malformed("/id", format!("extension audience {} is registered already", definition.id)));
+        }
+        if let Some((i, taken)) = definition.audiences.iter().enumerate().find(|(_, a)| self.get(a).is_some()) {
+            return Err(Error::malformed(
+                pointer_index("/audiences", i),
+                format!("audience {taken} is registered already, by another extension"),
+            ));
+        }
+        for audience in &definition.audiences {
+            self.audiences.push(ExtensionDefinition {
+                id: audience.clone(),
+                formats: definition.formats.clone(),
+                schemas: definition.schemas,
+                model_context: definition.model_context,
+                meta_key: None,
+                legacy_projection: false,
+                audiences: Vec::new(),
+                extension: Some(definition.id.clone()),
+            });
         }
         self.definitions.push(definition);
         Ok(())
@@ -399,9 +469,10 @@ impl Registry {
         Ok(registry)
     }
 
-    /// The definition of an extension audience.
+    /// The definition of an extension audience: an extension's own id, or one of its further
+    /// audiences (EXT-5).
     pub fn get(&self, id: &str) -> Option<&ExtensionDefinition> {
-        self.definitions.iter().find(|d| d.id == id)
+        self.definitions.iter().chain(&self.audiences).find(|d| d.id == id)
     }
 
     /// Every definition, Apps first.

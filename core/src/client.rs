@@ -42,6 +42,10 @@ pub struct CheckedResult<'r> {
     pub(crate) is_error: bool,
     pub(crate) meta: Option<&'r Map<String, Value>>,
     pub(crate) kind: ResultKind,
+    /// The `resultType` of an [`ResultKind::Unrecognized`] answer.
+    pub(crate) result_type: Option<&'r str>,
+    /// Legacy fields beside `outputs` in a 2026-12-01 result, which reach no consumer (RES-8).
+    pub(crate) stray: Vec<&'static str>,
 }
 
 /// What a checked answer to a tools/call is.
@@ -55,6 +59,10 @@ pub enum ResultKind {
     /// tool result nor an error; the host fulfils the requests and retries the call with the
     /// same `requestedOutputs` (MRTR-1).
     InputRequired,
+    /// An answer of a kind an extension defines (`resultType` another string, from 2026-07-28
+    /// on, e.g. the Tasks extension's `"task"`): not a tool result, routed nowhere, handed to
+    /// the extension that defined it (RT-1).
+    Unrecognized,
 }
 
 impl CheckedResult<'_> {
@@ -68,18 +76,48 @@ impl CheckedResult<'_> {
         self.is_error
     }
 
-    /// `check`'s answer as JSON: `{}`, `{ "warnings": ["empty-error-outputs"] }` (ERR-5) or
-    /// `{ "resultType": "input_required" }` (MRTR-1).
+    /// The `resultType` of an answer of another kind (RT-1).
+    pub fn result_type(&self) -> Option<&str> {
+        self.result_type
+    }
+
+    /// What `check` reports, each with the JSON Pointer it concerns: `empty-error-outputs`
+    /// (ERR-5), `unrecognized-result-type` (RT-1), `legacy-fields-ignored` (RES-8).
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut warnings = Vec::new();
+        match self.kind {
+            ResultKind::EmptyError => {
+                warnings.push(Warning { code: WarningCode::EmptyErrorOutputs, path: String::new() })
+            }
+            ResultKind::Unrecognized => {
+                warnings.push(Warning { code: WarningCode::UnrecognizedResultType, path: "/resultType".into() })
+            }
+            ResultKind::Complete | ResultKind::InputRequired => {}
+        }
+        warnings.extend(
+            self.stray
+                .iter()
+                .map(|field| Warning { code: WarningCode::LegacyFieldsIgnored, path: format!("/{field}") }),
+        );
+        warnings
+    }
+
+    /// `check`'s answer as JSON: `{}`, with `warnings` (`{code, path}` each) when any, and
+    /// `resultType` for an `input_required` answer (MRTR-1) or one of another kind (RT-1).
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         match self.kind {
-            ResultKind::Complete => {}
-            ResultKind::EmptyError => {
-                out.insert("warnings".into(), Value::Array(vec![Value::from(WarningCode::EmptyErrorOutputs.as_str())]));
-            }
             ResultKind::InputRequired => {
                 out.insert("resultType".into(), Value::from(INPUT_REQUIRED));
             }
+            ResultKind::Unrecognized => {
+                out.insert("resultType".into(), Value::from(self.result_type.unwrap_or_default()));
+            }
+            ResultKind::Complete | ResultKind::EmptyError => {}
+        }
+        let warnings = self.warnings();
+        if !warnings.is_empty() {
+            out.insert("warnings".into(), crate::json::warnings(&warnings));
         }
         Value::Object(out)
     }
@@ -99,20 +137,66 @@ pub struct CheckedOutput<'r> {
     pub variant: usize,
 }
 
-/// A whole tools/list result as received and accepted (`discover`, LIST-2).
+/// A whole tools/list result as received (`discover`, LIST-2, LIST-3): the usable tools, and
+/// every entry excluded on its own, with why.
 #[derive(Clone, Debug)]
 pub struct Discovered {
-    /// Every Tool, accepted for the connection, in the order received.
+    /// Every Tool accepted for the connection, in the order received.
     pub tools: Vec<ReceivedTool>,
-    /// The union of the tools' `accept` warnings, paths under `/tools/<i>`.
+    /// The index in `tools` of the result of each accepted Tool.
+    pub accepted: Vec<usize>,
+    /// Every entry excluded, in array order (LIST-3).
+    pub excluded: Vec<Excluded>,
+    /// The cache fields as the client should use them, from 2026-07-28 on (CACHE-1).
+    pub cache: Option<crate::wire::ListCache>,
+    /// The page's `nextCursor`, as received (LIST-4).
+    pub next_cursor: Option<String>,
+    /// The cache repairs (CACHE-1) and the union of the accepted tools' warnings, paths under
+    /// `/tools/<i>`.
     pub warnings: Vec<Warning>,
 }
 
+/// One tools/list entry a client cannot use, excluded on its own (LIST-3).
+#[derive(Clone, Debug)]
+pub struct Excluded {
+    /// Its index in `tools`.
+    pub index: usize,
+    /// Its `name`, when a string.
+    pub name: Option<String>,
+    /// Why: what `accept` answered (code, message, and a path under `/tools/<index>`), or
+    /// `duplicate-tool-name`.
+    pub error: Error,
+}
+
+impl Excluded {
+    /// `{ "index", "name", "code", "path", "message" }`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("index".into(), Value::from(self.index));
+        out.insert("name".into(), self.name.clone().map_or(Value::Null, Value::from));
+        out.insert("code".into(), Value::from(self.error.code().as_str()));
+        out.insert("path".into(), Value::from(self.error.path()));
+        out.insert("message".into(), Value::from(self.error.message()));
+        Value::Object(out)
+    }
+}
+
 impl Discovered {
-    /// `discover`'s answer as JSON: `{ "tools": [names in order], "warnings"?: [codes] }`.
+    /// `discover`'s answer as JSON: `{ "tools": [names in order], "excluded": [...],
+    /// "cache"?: { "ttlMs", "cacheScope" }, "nextCursor"?, "warnings"?: [{code, path}] }`.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         out.insert("tools".into(), Value::Array(self.tools.iter().map(|t| Value::from(t.name())).collect()));
+        out.insert("excluded".into(), Value::Array(self.excluded.iter().map(Excluded::to_json).collect()));
+        if let Some(cache) = &self.cache {
+            let mut c = Map::new();
+            c.insert("ttlMs".into(), Value::from(cache.ttl_ms));
+            c.insert("cacheScope".into(), Value::from(cache.scope.as_str()));
+            out.insert("cache".into(), Value::Object(c));
+        }
+        if let Some(cursor) = &self.next_cursor {
+            out.insert("nextCursor".into(), Value::from(cursor.as_str()));
+        }
         if !self.warnings.is_empty() {
             out.insert("warnings".into(), crate::json::warnings(&self.warnings));
         }
@@ -121,13 +205,14 @@ impl Discovered {
 }
 
 impl ReceivedTool {
-    /// Reads a whole tools/list result as received on `conn` (`discover`, LIST-2): `tools`
-    /// must be an array; from 2026-07-28 on `ttlMs` and `cacheScope` are required (SEP-2549);
-    /// a missing `resultType` counts as `"complete"`, any other value is `malformed`. Every Tool
-    /// is accepted as [`ReceivedTool::accept`] accepts it, and the first rejected one makes the
-    /// whole response invalid (the SEP: a Tool without `outputVariants` under 2026-12-01 means
-    /// the response is invalid, never a switch to legacy semantics). Two tools with one name
-    /// are `malformed`: a host could not tell them apart.
+    /// Reads a whole tools/list result as received on `conn` (`discover`). The result's own
+    /// shape first (`tools` an array, `resultType`, `nextCursor`, typed cache fields: else
+    /// `malformed`); then, under 2026-12-01, any entry without `outputVariants` makes the whole
+    /// response invalid (`missing-output-variants`: the SEP's MUST, never a switch to legacy
+    /// semantics); otherwise each entry [`ReceivedTool::accept`] rejects, and each entry whose
+    /// name occurs twice in the page, is excluded on its own and the others stay usable
+    /// (LIST-3, the base specification's rule for malformed tool definitions). Cache fields
+    /// are read as the Caching page says (CACHE-1); `nextCursor` is reported (LIST-4).
     pub fn discover(result: &Value, conn: &Connection) -> Result<Discovered> {
         let limits = conn.limits();
         limits.check_value(result, "")?;
@@ -148,23 +233,59 @@ impl ReceivedTool {
                 ))
             }
         }
-        crate::wire::ListCache::from_result(obj, conn.version())?;
-        let mut tools: Vec<ReceivedTool> = Vec::with_capacity(list.len());
+        let next_cursor = match obj.field("nextCursor") {
+            None => None,
+            Some(Value::String(cursor)) => Some(cursor.clone()),
+            Some(_) => return Err(Error::malformed("/nextCursor", "nextCursor must be a string")),
+        };
         let mut warnings = Vec::new();
-        for (i, tool) in list.iter().enumerate() {
-            let path = crate::error::pointer_index("/tools", i);
-            let received = ReceivedTool::accept(tool, conn).map_err(|e| e.under(&path))?;
-            if tools.iter().any(|t| t.name() == received.name()) {
-                return Err(Error::malformed(
-                    format!("{path}/name"),
-                    format!("two tools are named {:?}: a host could not tell them apart", received.name()),
+        let cache = crate::wire::ListCache::from_received(obj, conn.version(), &mut warnings)?;
+        if !conn.version().is_legacy() {
+            if let Some(i) = list.iter().position(|t| t.as_object().is_some_and(|t| !t.contains_key("outputVariants")))
+            {
+                return Err(Error::new(
+                    ErrorCode::MissingOutputVariants,
+                    crate::error::pointer_index("/tools", i),
+                    "a Tool without outputVariants under 2026-12-01 makes the whole tools/list response invalid",
                 ));
             }
-            warnings
-                .extend(received.warnings.iter().map(|w| Warning { code: w.code, path: format!("{path}{}", w.path) }));
-            tools.push(received);
         }
-        Ok(Discovered { tools, warnings })
+        let name_of = |tool: &Value| tool.get("name").and_then(Value::as_str).map(str::to_owned);
+        let mut uses: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for name in list.iter().filter_map(|t| t.get("name").and_then(Value::as_str)) {
+            *uses.entry(name).or_default() += 1;
+        }
+        let mut tools: Vec<ReceivedTool> = Vec::with_capacity(list.len());
+        let mut excluded = Vec::new();
+        let mut accepted = Vec::new();
+        for (i, tool) in list.iter().enumerate() {
+            let path = crate::error::pointer_index("/tools", i);
+            let name = name_of(tool);
+            let duplicated = name.as_deref().is_some_and(|name| uses.get(name).is_some_and(|n| *n > 1));
+            match ReceivedTool::accept(tool, conn) {
+                Err(e) => excluded.push(Excluded { index: i, name, error: e.under(&path) }),
+                Ok(_) if duplicated => excluded.push(Excluded {
+                    index: i,
+                    error: Error::new(
+                        ErrorCode::DuplicateToolName,
+                        format!("{path}/name"),
+                        format!(
+                            "another tool of this page is named {:?}: a host could not tell them apart",
+                            name.as_deref().unwrap_or_default()
+                        ),
+                    ),
+                    name,
+                }),
+                Ok(received) => {
+                    warnings.extend(
+                        received.warnings.iter().map(|w| Warning { code: w.code, path: format!("{path}{}", w.path) }),
+                    );
+                    tools.push(received);
+                    accepted.push(i);
+                }
+            }
+        }
+        Ok(Discovered { tools, accepted, excluded, cache, next_cursor, warnings })
     }
 
     /// The Tool's `name`.
@@ -297,15 +418,26 @@ impl ReceivedTool {
         let limits = self.conn.limits();
         let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
         limits.check_value(result, "")?;
-        if obj.field("resultType").and_then(Value::as_str) == Some(INPUT_REQUIRED) {
-            check_input_required(obj, self.conn.version())?;
-            return Ok(CheckedResult {
-                result: obj,
-                outputs: Vec::new(),
-                is_error: false,
-                meta: None,
-                kind: ResultKind::InputRequired,
-            });
+        let answer = |kind, result_type| CheckedResult {
+            result: obj,
+            outputs: Vec::new(),
+            is_error: false,
+            meta: None,
+            kind,
+            result_type,
+            stray: Vec::new(),
+        };
+        match obj.field("resultType").and_then(Value::as_str) {
+            Some(INPUT_REQUIRED) => {
+                check_input_required(obj, self.conn.version())?;
+                return Ok(answer(ResultKind::InputRequired, None));
+            }
+            // RT-1: `resultType` is an open string from 2026-07-28 on; another kind of answer
+            // belongs to the extension that defined it.
+            Some(other) if other != "complete" && self.conn.version().has_result_type() => {
+                return Ok(answer(ResultKind::Unrecognized, Some(other)));
+            }
+            _ => {}
         }
         let is_error = match obj.field("isError") {
             None => false,
@@ -333,10 +465,20 @@ impl ReceivedTool {
                 let empty = outputs.is_empty();
                 (outputs, empty)
             }
-            ReceivedShape::Legacy(schema) => (Vec::new(), check_legacy(schema.as_deref(), obj, is_error, payloads)?),
+            ReceivedShape::Legacy(schema) => {
+                (Vec::new(), check_legacy(schema.as_deref(), obj, is_error, self.conn.version(), payloads)?)
+            }
         };
         let kind = if is_error && empty { ResultKind::EmptyError } else { ResultKind::Complete };
-        Ok(CheckedResult { result: obj, outputs, is_error, meta, kind })
+        // RES-8: a mirror beside `outputs` is not the server's answer to this request; it is
+        // reported, and reaches no consumer.
+        let stray = match &self.shape {
+            ReceivedShape::Variants(_) => {
+                ["content", "structuredContent"].into_iter().filter(|field| obj.contains_key(*field)).collect()
+            }
+            ReceivedShape::Legacy(_) => Vec::new(),
+        };
+        Ok(CheckedResult { result: obj, outputs, is_error, meta, kind, result_type: None, stray })
     }
 }
 
@@ -436,11 +578,12 @@ fn check_legacy(
     schema: Option<&CompiledSchema>,
     result: &Map<String, Value>,
     is_error: bool,
+    version: crate::ProtocolVersion,
     payloads: &dyn Payloads,
 ) -> Result<bool> {
     let empty = match result.field("content") {
         Some(content) => {
-            crate::content::check_blocks(content, "/content")?;
+            crate::content::check_blocks(content, "/content", version)?;
             content.as_array().is_some_and(Vec::is_empty)
         }
         None => return Err(Error::malformed("", "a legacy result must carry content")),

@@ -88,7 +88,7 @@ fn unsupported(text: &str, supported: &[ProtocolVersion]) -> Error {
 }
 
 /// `supportedVersions`: a non-empty list of distinct revisions, returned oldest first.
-fn read_supported_versions(value: Option<&Value>) -> Result<Vec<ProtocolVersion>> {
+pub(crate) fn read_supported_versions(value: Option<&Value>) -> Result<Vec<ProtocolVersion>> {
     const PATH: &str = "/supportedVersions";
     let items = match value {
         None | Some(Value::Null) => return Ok(ProtocolVersion::ALL.to_vec()),
@@ -177,11 +177,10 @@ impl Connection {
     /// The definition of an extension audience that both sides negotiated and this library
     /// knows; `None` otherwise (its variants are then neither advertised nor accepted).
     pub fn negotiated_extension(&self, id: &str) -> Option<&ExtensionDefinition> {
-        if self.negotiated.iter().any(|n| n == id) {
-            self.config.registry.get(id)
-        } else {
-            None
-        }
+        // A further audience of an extension is negotiated exactly when its extension is (EXT-5).
+        let definition = self.config.registry.get(id)?;
+        let extension = definition.extension.as_deref().unwrap_or(&definition.id);
+        self.negotiated.iter().any(|n| n == extension).then_some(definition)
     }
 
     /// Whether an audience may be used on this connection: core audiences always, extension

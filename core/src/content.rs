@@ -6,18 +6,19 @@ use crate::fields::Field;
 use crate::version::ProtocolVersion;
 use serde_json::{Map, Value};
 
-/// Checks a `ContentBlock[]` value; `path` is the JSON Pointer of the array.
-pub fn check_blocks(value: &Value, path: &str) -> Result<()> {
+/// Checks a `ContentBlock[]` value of a `version` result; `path` is the JSON Pointer of the
+/// array. A block type the revision does not define is `malformed` (CONT-2).
+pub fn check_blocks(value: &Value, path: &str, version: ProtocolVersion) -> Result<()> {
     let blocks =
         value.as_array().ok_or_else(|| Error::malformed(path, "content must be an array of content blocks"))?;
     for (i, block) in blocks.iter().enumerate() {
-        check_block(block, "").map_err(|e| e.under(&pointer_index(path, i)))?;
+        check_block(block, "", version).map_err(|e| e.under(&pointer_index(path, i)))?;
     }
     Ok(())
 }
 
-/// Checks one content block.
-pub fn check_block(block: &Value, path: &str) -> Result<()> {
+/// Checks one content block of a `version` result.
+pub fn check_block(block: &Value, path: &str, version: ProtocolVersion) -> Result<()> {
     let obj = block.as_object().ok_or_else(|| Error::malformed(path, "a content block must be an object"))?;
     let kind = match obj.field("type") {
         Some(Value::String(s)) => s.as_str(),
@@ -30,6 +31,17 @@ pub fn check_block(block: &Value, path: &str) -> Result<()> {
             None => Err(Error::malformed(path, format!("{kind} block without {key}"))),
         }
     };
+    let defined = match kind {
+        "audio" => version.has_audio(),
+        "resource_link" => version.has_resource_link(),
+        _ => true,
+    };
+    if !defined {
+        return Err(Error::malformed(
+            pointer_push(path, "type"),
+            format!("{kind} blocks do not exist in protocol version {version}"),
+        ));
+    }
     match kind {
         "text" => need_string("text")?,
         "image" | "audio" => {

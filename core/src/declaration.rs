@@ -28,6 +28,20 @@ pub enum WarningCode {
     EmptyErrorOutputs,
     /// `migrate` could not keep the legacy `outputSchema` for old clients (MIG-2).
     LegacyOutputSchemaDropped,
+    /// A received tools/list without `ttlMs`, read as `0` (CACHE-1).
+    TtlMissing,
+    /// A received tools/list with a negative `ttlMs`, read as `0` (CACHE-1).
+    TtlNegative,
+    /// A received tools/list without `cacheScope`, read as `"private"` (CACHE-1).
+    CacheScopeMissing,
+    /// A received tools/list with a `cacheScope` other than `"public"` / `"private"`, read as
+    /// `"private"`, the safer scope (CACHE-1).
+    CacheScopeUnknown,
+    /// An answer whose `resultType` another extension defines (RT-1).
+    UnrecognizedResultType,
+    /// Legacy `content` / `structuredContent` beside `outputs` in a 2026-12-01 result,
+    /// delivered to no consumer (RES-8).
+    LegacyFieldsIgnored,
 }
 
 impl WarningCode {
@@ -37,6 +51,12 @@ impl WarningCode {
         WarningCode::IgnoredOutputSchema,
         WarningCode::EmptyErrorOutputs,
         WarningCode::LegacyOutputSchemaDropped,
+        WarningCode::TtlMissing,
+        WarningCode::TtlNegative,
+        WarningCode::CacheScopeMissing,
+        WarningCode::CacheScopeUnknown,
+        WarningCode::UnrecognizedResultType,
+        WarningCode::LegacyFieldsIgnored,
     ];
 
     /// The kebab-case form.
@@ -46,6 +66,12 @@ impl WarningCode {
             WarningCode::IgnoredOutputSchema => "ignored-output-schema",
             WarningCode::EmptyErrorOutputs => "empty-error-outputs",
             WarningCode::LegacyOutputSchemaDropped => "legacy-output-schema-dropped",
+            WarningCode::TtlMissing => "ttl-missing",
+            WarningCode::TtlNegative => "ttl-negative",
+            WarningCode::CacheScopeMissing => "cache-scope-missing",
+            WarningCode::CacheScopeUnknown => "cache-scope-unknown",
+            WarningCode::UnrecognizedResultType => "unrecognized-result-type",
+            WarningCode::LegacyFieldsIgnored => "legacy-fields-ignored",
         }
     }
 }

@@ -77,6 +77,9 @@ error_codes! {
     EmptyErrorOutputs = "empty-error-outputs",
     /// A structured variant without a schema, when the plan requires schemas (DECL-7).
     MissingSchema = "missing-schema",
+    /// A Tool whose name another Tool of the same tools/list page has (LIST-3): only ever the
+    /// code of an excluded tool in `discover`, never an error raised.
+    DuplicateToolName = "duplicate-tool-name",
 }
 
 impl fmt::Display for ErrorCode {

@@ -46,9 +46,36 @@ pub(crate) fn whole_number(value: &Value) -> Option<u64> {
     }
 }
 
+/// A JSON number read by value as an integer of either sign, with [`whole_number`]'s rules
+/// (a float only within ±2^53, where it is exact).
+pub(crate) fn integer_by_value(value: &Value) -> Option<i128> {
+    if let Some(n) = value.as_u64() {
+        return Some(i128::from(n));
+    }
+    if let Some(n) = value.as_i64() {
+        return Some(i128::from(n));
+    }
+    value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= MAX_EXACT as f64).map(|f| f as i128)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::whole_number;
+    use super::{integer_by_value, whole_number};
+
+    #[test]
+    fn integers_of_either_sign_are_read_by_value() {
+        for (value, expect) in [
+            (json!(-1), Some(-1)),
+            (json!(-1.0), Some(-1)),
+            (json!(3.0), Some(3)),
+            (json!(18446744073709551615u64), Some(i128::from(u64::MAX))),
+            (json!(-2.5), None),
+            (json!(1e300), None),
+            (json!(null), None),
+        ] {
+            assert_eq!(integer_by_value(&value), expect, "{value}");
+        }
+    }
     use serde_json::json;
 
     #[test]

@@ -231,16 +231,28 @@ impl Connection {
     /// The tools/list result for this connection from Tool objects ([`wire::tools_list_result`]:
     /// tools already advertised, and legacy Tools sent as given before 2026-12-01), with the
     /// cache option `{ "ttlMs", "cacheScope" }` (default `0` / `"private"`; sent from
-    /// 2026-07-28 on). Errors are the server's own (-32603).
-    pub fn tools_list_result_json(&self, tools: Vec<Value>, cache: Option<&Value>) -> Result<Value> {
+    /// 2026-07-28 on) and the page's `nextCursor` (a string, sent as given: LIST-4). Errors
+    /// are the server's own (-32603).
+    pub fn tools_list_result_json(
+        &self,
+        tools: Vec<Value>,
+        cache: Option<&Value>,
+        next_cursor: Option<&Value>,
+    ) -> Result<Value> {
         let cache = wire::ListCache::from_json(cache).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
-        wire::tools_list_result(tools, self, cache)
+        let next_cursor = wire::next_cursor_option(next_cursor).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+        wire::tools_list_page(tools, self, cache, next_cursor)
     }
 
     /// [`Connection::tools_list_result_json`] from Tool objects as JSON text, one text per tool,
     /// each parsed under the limits (errors at `/tools/<i>`); the result as JSON text. One text
     /// per tool, so that a Tool is as deep as the limits allow it alone.
-    pub fn tools_list_result_text<S: AsRef<str>>(&self, tools: &[S], cache: Option<&str>) -> Result<String> {
+    pub fn tools_list_result_text<S: AsRef<str>>(
+        &self,
+        tools: &[S],
+        cache: Option<&str>,
+        next_cursor: Option<&str>,
+    ) -> Result<String> {
         let internal = |e: Error| e.on_wire(jsonrpc::INTERNAL_ERROR);
         let limits = self.limits();
         limits.check_count(tools.len(), limits.max_tools, "/tools", "tools").map_err(internal)?;
@@ -253,15 +265,31 @@ impl Connection {
             .collect::<Result<Vec<_>>>()
             .map_err(internal)?;
         let cache = cache.map(|t| limits.parse_text(t, "cache")).transpose().map_err(internal)?;
-        Ok(self.tools_list_result_json(tools, cache.as_ref())?.to_string())
+        let next_cursor = next_cursor.map(|t| limits.parse_text(t, "nextCursor")).transpose().map_err(internal)?;
+        Ok(self.tools_list_result_json(tools, cache.as_ref(), next_cursor.as_ref())?.to_string())
     }
 }
 
 /// Warning codes as a JSON array, each once.
 pub fn warnings(warnings: &[Warning]) -> Value {
+    Value::Array(warnings.iter().map(|w| finding(w.code.as_str(), &w.path)).collect())
+}
+
+/// One warning or diagnostic as the library's APIs report it: `{ "code", "path" }`, the path a
+/// JSON Pointer into the input it concerns (`""`: the whole input).
+pub fn finding(code: &str, path: &str) -> Value {
+    let mut out = Map::new();
+    out.insert("code".into(), Value::from(code));
+    out.insert("path".into(), Value::from(path));
+    Value::Object(out)
+}
+
+/// The contract's form of a list of findings: each distinct code once, in order of first
+/// appearance (the corpus compares codes only).
+pub fn finding_codes(findings: &Value) -> Value {
     let mut codes: Vec<Value> = Vec::new();
-    for w in warnings {
-        let code = Value::from(w.code.as_str());
+    for item in findings.as_array().map(Vec::as_slice).unwrap_or_default() {
+        let code = item.get("code").cloned().unwrap_or_else(|| item.clone());
         if !codes.contains(&code) {
             codes.push(code);
         }
@@ -642,7 +670,8 @@ mod tests {
         let texts = [server.advertise(&july).to_string(), legacy.to_string()];
         let cache = r#"{"ttlMs": 1000, "cacheScope": "public"}"#;
         let list: Value =
-            serde_json::from_str(&july.tools_list_result_text(&texts, Some(cache)).expect("listed")).expect("json");
+            serde_json::from_str(&july.tools_list_result_text(&texts, Some(cache), None).expect("listed"))
+                .expect("json");
         assert_eq!(
             list,
             json!({"resultType": "complete", "ttlMs": 1000, "cacheScope": "public",
@@ -652,12 +681,12 @@ mod tests {
             wire::project_tools_list(std::slice::from_ref(&server), &conn, wire::ListCache::default()).expect("listed"),
             json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [server.advertise(&conn)]})
         );
-        let err = conn.tools_list_result_text(&["{}", "[[["], None).expect_err("not JSON");
+        let err = conn.tools_list_result_text(&["{}", "[[["], None, None).expect_err("not JSON");
         assert_eq!((err.code(), err.path(), err.jsonrpc_code()), (ErrorCode::Malformed, "/tools/1", Some(-32603)));
         let texts = [server.advertise(&conn).to_string(), legacy.to_string()];
-        let err = conn.tools_list_result_text(&texts, None).expect_err("a legacy Tool on 2026-12-01");
+        let err = conn.tools_list_result_text(&texts, None, None).expect_err("a legacy Tool on 2026-12-01");
         assert_eq!((err.code(), err.path()), (ErrorCode::MissingOutputVariants, "/tools/1"));
-        let err = july.tools_list_result_text(&texts, Some(r#"{"ttlMs": 1}"#)).expect_err("no cacheScope");
+        let err = july.tools_list_result_text(&texts, Some(r#"{"ttlMs": 1}"#), None).expect_err("no cacheScope");
         assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(-32603)));
     }
 

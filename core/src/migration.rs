@@ -14,6 +14,10 @@ pub struct MigrateOptions {
     /// Declare `programmatic/structured` with the legacy `outputSchema`: only on explicit
     /// opt-in, when the implementation produces that data without client-side inference.
     pub programmatic_from_output_schema: bool,
+    /// Declare `assistant/structured` with the legacy `outputSchema`: the author says the
+    /// structured data suits the model (the SEP's second migration inference, MIG-3); it then
+    /// stays the legacy source even when `programmatic_from_output_schema` is set too.
+    pub assistant_from_output_schema: bool,
     /// Declare `io.modelcontextprotocol/ui/structured` for an Apps tool, with the legacy
     /// `outputSchema` as its schema (the Apps extension makes `structuredContent` the View's
     /// data); `programmatic_from_output_schema` is then ignored.
@@ -21,7 +25,8 @@ pub struct MigrateOptions {
 }
 
 impl MigrateOptions {
-    /// Reads `{ "programmaticFromOutputSchema"?: bool, "apps"?: bool }`.
+    /// Reads `{ "programmaticFromOutputSchema"?: bool, "assistantFromOutputSchema"?: bool,
+    /// "apps"?: bool }`.
     pub fn from_json(value: Option<&Value>) -> Result<Self> {
         let Some(value) = value else {
             return Ok(MigrateOptions::default());
@@ -34,6 +39,7 @@ impl MigrateOptions {
         };
         Ok(MigrateOptions {
             programmatic_from_output_schema: flag("programmaticFromOutputSchema")?,
+            assistant_from_output_schema: flag("assistantFromOutputSchema")?,
             apps: flag("apps")?,
         })
     }
@@ -72,7 +78,7 @@ impl Migrated {
 /// tool gains the ui variant, which takes the legacy `outputSchema` as its schema (the Apps
 /// extension defines `structuredContent` as the View's data, so that schema is the View's
 /// contract); otherwise the legacy `outputSchema` becomes `programmatic/structured` only on
-/// opt-in. The variant that takes the schema is named in the returned legacy options together
+/// opt-in, and `assistant/structured` on its own opt-in (MIG-3). The variant that takes the schema is named in the returned legacy options together
 /// with the original schema, so that advertising the declaration under the tool's own
 /// revision reproduces it (MIG-2). A schema no variant takes, or a ui schema whose root is not
 /// an object (never projected), is dropped with a warning. The top-level `outputSchema` is
@@ -97,6 +103,13 @@ pub fn migrate(legacy_tool: &Value, options: MigrateOptions, limits: &Limits) ->
             taken = Some(("io.modelcontextprotocol/ui/structured", compiled.is_object_rooted()));
         }
         None if apps_tool => variants.push(ui.to_json()),
+        Some((schema, _)) if options.assistant_from_output_schema => {
+            variants.push(json!({ "audience": "assistant", "format": "structured", "schema": schema }));
+            if options.programmatic_from_output_schema {
+                variants.push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
+            }
+            taken = Some(("assistant/structured", true));
+        }
         Some((schema, _)) if options.programmatic_from_output_schema => {
             variants.push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
             taken = Some(("programmatic/structured", true));

@@ -23,7 +23,7 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("check", &["tool", "requestedOutputs", "result", "legacyStructured"]),
     ("route", &["tool", "requestedOutputs", "result", "legacyStructured"]),
     ("migrate", &["legacyTool", "options"]),
-    ("list", &["tools", "legacyByTool", "cache"]),
+    ("list", &["tools", "legacyByTool", "cache", "nextCursor"]),
     ("discover", &["result"]),
     ("scenario", &["tool", "legacy", "mode", "consumers", "produced", "requireSchema", "schemas"]),
 ];
@@ -39,6 +39,89 @@ pub fn run(op: &str, input: &Value) -> Result<Value> {
 /// [`run`] with explicit limits.
 pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value> {
     let input = Input::new(input)?;
+    let mut ok =
+        if CLIENT_OPS.contains(&op) { run_client(op, &input, limits)? } else { run_server(op, &input, limits)? };
+    contract_form(op, &mut ok);
+    Ok(ok)
+}
+
+/// The client-side operations, whose errors rank by input in one order (ERR-6).
+const CLIENT_OPS: &[&str] = &["accept", "plan", "check", "route", "discover"];
+
+/// The library's APIs report warnings and diagnostics as `{code, path}`; the contract compares
+/// codes only, each once.
+fn contract_form(op: &str, ok: &mut Value) {
+    let codes = |value: &mut Value, key: &str| {
+        if let Some(list) = value.get_mut(key) {
+            *list = crate::json::finding_codes(list);
+        }
+    };
+    codes(ok, "warnings");
+    match op {
+        "route" => codes(ok, "diagnostics"),
+        "discover" => {
+            // The contract's excluded entry is `{index, name, code}`; the APIs add path and message.
+            if let Some(Value::Array(excluded)) = ok.get_mut("excluded") {
+                for entry in excluded.iter_mut().filter_map(Value::as_object_mut) {
+                    entry.retain(|key, _| matches!(key.as_str(), "index" | "name" | "code"));
+                }
+            }
+        }
+        "scenario" => {
+            if let Some(route) = ok.get_mut("route") {
+                codes(route, "diagnostics");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A client-side operation, its inputs judged in ERR-6's order: the common fields
+/// (`protocolVersion`, then `negotiated`, `extensions`, `supportedVersions`), the tool, the
+/// host's own options (`legacyStructured`, the plan's), `requestedOutputs`, the result.
+fn run_client(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
+    let (config, conn) = client_connection(input, limits)?;
+    if op == "discover" {
+        return Ok(ReceivedTool::discover(input.required("result")?, &conn)?.to_json());
+    }
+    let tool = ReceivedTool::accept(input.required("tool")?, &conn)?;
+    match op {
+        "accept" => Ok(with_warnings(Map::new(), tool.warnings())),
+        "plan" => tool.plan_json(input.value),
+        "check" => {
+            legacy_rule(input, &tool)?;
+            request_shape(input, &config)?;
+            tool.check_json(input.get("requestedOutputs"), input.required("result")?)
+        }
+        _ => {
+            let rule = legacy_rule(input, &tool)?;
+            request_shape(input, &config)?;
+            let route = tool.route_with(input.get("requestedOutputs"), rule.as_ref(), input.required("result")?)?;
+            Ok(route.to_json())
+        }
+    }
+}
+
+/// The configuration and connection of a client-side operation, in ERR-6's order: the version
+/// (judged against `supportedVersions` when that reads, else against every revision), then
+/// `negotiated`, `extensions` and `supportedVersions` themselves.
+fn client_connection(input: &Input<'_>, limits: Limits) -> Result<(Arc<Config>, Connection)> {
+    let supported = crate::connection::read_supported_versions(input.get("supportedVersions"));
+    let mut probe = Arc::unwrap_or_clone(Config::with_extensions(None, limits.clone())?);
+    if let Ok(supported) = &supported {
+        probe.supported_versions.clone_from(supported);
+    }
+    connection(input, &Arc::new(probe))?;
+    let mut config = Arc::unwrap_or_clone(Config::with_extensions(input.get("extensions"), limits)?);
+    config.supported_versions = supported?;
+    let config = Arc::new(config);
+    let conn = connection(input, &config)?;
+    Ok((config, conn))
+}
+
+/// A server-side operation, in version 2's order.
+fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
+    let input = *input;
     let config = Config::with_options(input.get("extensions"), input.get("supportedVersions"), limits)?;
     match op {
         "declare" => {
@@ -64,25 +147,6 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
                 .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
             Ok(object([("result", result)]))
         }
-        "accept" => {
-            let tool = client_side(&input, &config)?;
-            Ok(with_warnings(Map::new(), tool.warnings()))
-        }
-        "plan" => {
-            let tool = client_side(&input, &config)?;
-            tool.plan_json(input.value)
-        }
-        "check" => {
-            let tool = client_side(&input, &config)?;
-            legacy_rule(&input, &tool)?;
-            tool.check_json(input.get("requestedOutputs"), input.required("result")?)
-        }
-        "route" => {
-            let tool = client_side(&input, &config)?;
-            let rule = legacy_rule(&input, &tool)?;
-            let route = tool.route_with(input.get("requestedOutputs"), rule.as_ref(), input.required("result")?)?;
-            Ok(route.to_json())
-        }
         "migrate" => {
             let options = MigrateOptions::from_json(input.get("options"))?;
             migrate(input.required("legacyTool")?, options, &config.limits).map(|migrated| migrated.to_json())
@@ -92,12 +156,10 @@ pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value>
             let tools = crate::wire::declare_tools(input.server_own("tools")?, input.get("legacyByTool"), &config)?;
             let cache = crate::wire::ListCache::from_json(input.get("cache"))
                 .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+            let next_cursor = crate::wire::next_cursor_option(input.get("nextCursor"))
+                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
             let conn = connection(&input, &config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
-            Ok(object([("result", crate::wire::project_tools_list(&tools, &conn, cache)?)]))
-        }
-        "discover" => {
-            let conn = connection(&input, &config)?;
-            Ok(ReceivedTool::discover(input.required("result")?, &conn)?.to_json())
+            Ok(object([("result", crate::wire::project_tools_page(&tools, &conn, cache, next_cursor)?)]))
         }
         "scenario" => scenario(&input, &config),
         other => Err(Error::malformed("/op", format!("unknown operation {other:?}"))),
@@ -146,24 +208,6 @@ fn request_shape(input: &Input<'_>, config: &Arc<Config>) -> Result<()> {
     }
 }
 
-/// The connection and the received tool, in the client's order: the version decides how the
-/// tool is read, and the tool is validated before anything of the request (a host accepts the
-/// tool at tools/list, before any call: the public APIs cannot do otherwise). A malformed
-/// `requestedOutputs` still outranks a version error. Found by the differential test: input
-/// `diff-check-tool-error-before-malformed-request` in tests/corpus/check/differential.json.
-fn client_side(input: &Input<'_>, config: &Arc<Config>) -> Result<ReceivedTool> {
-    let conn = match connection(input, config) {
-        Ok(conn) => conn,
-        Err(e) => {
-            request_shape(input, config)?;
-            return Err(e);
-        }
-    };
-    let tool = ReceivedTool::accept(input.required("tool")?, &conn)?;
-    request_shape(input, config)?;
-    Ok(tool)
-}
-
 /// The optional `legacyStructured` of `check` and `route` (LEG-8).
 fn legacy_rule(input: &Input<'_>, tool: &ReceivedTool) -> Result<Option<crate::audience::Audience>> {
     input.get("legacyStructured").map(|consumer| tool.legacy_consumer(consumer)).transpose()
@@ -186,6 +230,7 @@ fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
+#[derive(Clone, Copy)]
 struct Input<'v> {
     value: &'v Value,
     fields: &'v Map<String, Value>,

@@ -35,7 +35,8 @@ pub(crate) fn read_raw(value: &Value, index: usize) -> Result<RawOutput<'_>> {
     let format = field("format")?;
     if format == "content" {
         if let Some(content) = obj.field("content") {
-            check_blocks(content, "").map_err(|e| e.under(&pointer_push(&path(), "content")))?;
+            check_blocks(content, "", crate::ProtocolVersion::V2026_12_01)
+                .map_err(|e| e.under(&pointer_push(&path(), "content")))?;
         }
     }
     Ok(RawOutput { value, audience, format, index })
@@ -106,6 +107,11 @@ impl RawOutput<'_> {
                 Some(schema) => {
                     let path = || pointer_push(&self.path(), "structuredContent");
                     payloads.validate(schema, self.structured(), "", "the value").map_err(|e| {
+                        // A fault of the schema itself (first compiled here) keeps the schema's
+                        // own path; a fault of the value is placed under the output.
+                        if matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef) {
+                            return e;
+                        }
                         let message = format!("the {} output: {}", variant.selector, e.message());
                         Error::new(e.code(), format!("{}{}", path(), e.path()), message)
                     })

@@ -35,6 +35,9 @@ pub struct Route<'r> {
     /// and the host retries the call with the same `requestedOutputs` once it has fulfilled
     /// the requests.
     pub input_required: bool,
+    /// The `resultType` of an answer of another kind (RT-1): nothing is routed, and the host
+    /// hands the answer to the extension that defined it.
+    pub result_type: Option<&'r str>,
 }
 
 /// The payload of `ui/notifications/tool-result` for the App View.
@@ -83,8 +86,11 @@ impl View<'_> {
 pub enum Dropped<'r> {
     /// A result `_meta` entry no negotiated extension forwards (META-1).
     Meta(Cow<'r, str>),
-    /// A legacy `structuredContent` with no consumer under this host's defaults (LEG-5).
+    /// A legacy `structuredContent` with no consumer under this host's defaults (LEG-5), or
+    /// beside `outputs` in a 2026-12-01 result (RES-8).
     LegacyStructuredContent,
+    /// A legacy `content` beside `outputs` in a 2026-12-01 result (RES-8).
+    LegacyContent,
 }
 
 impl Dropped<'_> {
@@ -93,6 +99,7 @@ impl Dropped<'_> {
         match self {
             Dropped::Meta(key) => json!({ "meta": key }),
             Dropped::LegacyStructuredContent => json!({ "legacy": "structuredContent" }),
+            Dropped::LegacyContent => json!({ "legacy": "content" }),
         }
     }
 }
@@ -107,6 +114,11 @@ pub enum Diagnostic {
     },
     /// An error result with no output, kept as the tool's failure (ERR-5).
     EmptyErrorOutputs,
+    /// A legacy field beside `outputs` in a 2026-12-01 result, delivered to no consumer (RES-8).
+    LegacyFieldsIgnored {
+        /// JSON Pointer of the field in the result.
+        path: String,
+    },
 }
 
 impl Diagnostic {
@@ -115,6 +127,15 @@ impl Diagnostic {
         match self {
             Diagnostic::AnnotationAudienceConflict { .. } => "annotation-audience-conflict",
             Diagnostic::EmptyErrorOutputs => crate::WarningCode::EmptyErrorOutputs.as_str(),
+            Diagnostic::LegacyFieldsIgnored { .. } => crate::WarningCode::LegacyFieldsIgnored.as_str(),
+        }
+    }
+
+    /// The JSON Pointer of the place in the result it concerns (`""`: the whole result).
+    pub fn path(&self) -> &str {
+        match self {
+            Diagnostic::AnnotationAudienceConflict { path } | Diagnostic::LegacyFieldsIgnored { path } => path,
+            Diagnostic::EmptyErrorOutputs => "",
         }
     }
 }
@@ -197,10 +218,15 @@ impl ReceivedTool {
             diagnostics: Vec::new(),
             is_error: checked.is_error,
             input_required: false,
+            result_type: None,
         };
         match checked.kind {
             ResultKind::InputRequired => {
                 route.input_required = true;
+                return route;
+            }
+            ResultKind::Unrecognized => {
+                route.result_type = checked.result_type;
                 return route;
             }
             ResultKind::EmptyError => route.diagnostics.push(Diagnostic::EmptyErrorOutputs),
@@ -214,6 +240,14 @@ impl ReceivedTool {
         let Some(declaration) = self.declaration() else {
             return route;
         };
+        for field in &checked.stray {
+            route.dropped.push(if *field == "content" {
+                Dropped::LegacyContent
+            } else {
+                Dropped::LegacyStructuredContent
+            });
+            route.diagnostics.push(Diagnostic::LegacyFieldsIgnored { path: format!("/{field}") });
+        }
         for (index, output) in checked.outputs.iter().enumerate() {
             let Some(variant) = declaration.variants().get(output.variant) else {
                 continue;
@@ -332,21 +366,20 @@ impl Route<'_> {
     /// caller resolves; see `Route::to_json_indexed`).
     pub(crate) fn render(&self, item: impl Fn(&Value) -> Value) -> Value {
         if self.input_required {
-            // MRTR-1: the one route without the eight keys.
+            // MRTR-1: a route without the eight keys.
             return json!({ "resultType": crate::client::INPUT_REQUIRED });
+        }
+        if let Some(result_type) = self.result_type {
+            // RT-1: nothing routed; the answer is the defining extension's.
+            return json!({ "resultType": result_type });
         }
         let list = |items: &[Cow<'_, Value>]| Value::Array(items.iter().map(|v| item(v.as_ref())).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {
             extensions.insert(id.as_ref().to_owned(), list(outputs));
         }
-        let mut diagnostics: Vec<Value> = Vec::new();
-        for d in &self.diagnostics {
-            let code = Value::from(d.code());
-            if !diagnostics.contains(&code) {
-                diagnostics.push(code);
-            }
-        }
+        let diagnostics: Vec<Value> =
+            self.diagnostics.iter().map(|d| crate::json::finding(d.code(), d.path())).collect();
         json!({
             "model": list(&self.model),
             "user": list(&self.user),

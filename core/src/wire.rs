@@ -219,23 +219,78 @@ impl ListCache {
         Ok(ListCache { ttl_ms, scope })
     }
 
-    /// Reads the cache fields of a received tools/list result: required from 2026-07-28 on
-    /// (both official SDKs reject a list without them), not read before.
-    pub(crate) fn from_result(result: &Map<String, Value>, version: ProtocolVersion) -> Result<Option<Self>> {
-        if version.has_result_type() {
-            ListCache::read(result, "").map(Some)
-        } else {
-            Ok(None)
+    /// Reads the cache fields of a received tools/list result from 2026-07-28 on, as the
+    /// Caching page asks of clients (CACHE-1): `ttlMs` absent or negative is `0`, `cacheScope`
+    /// absent or unknown is `"private"` (the safer scope), each repair a warning; a `ttlMs` that
+    /// is not an integer by value, or a `cacheScope` that is not a string, is `malformed`.
+    /// Not read before 2026-07-28.
+    pub(crate) fn from_received(
+        result: &Map<String, Value>,
+        version: ProtocolVersion,
+        warnings: &mut Vec<crate::declaration::Warning>,
+    ) -> Result<Option<Self>> {
+        use crate::declaration::{Warning, WarningCode};
+        if !version.has_result_type() {
+            return Ok(None);
         }
+        let mut warn = |code, path: &str| warnings.push(Warning { code, path: path.into() });
+        let ttl_ms = match result.get("ttlMs") {
+            None => {
+                warn(WarningCode::TtlMissing, "");
+                0
+            }
+            Some(ttl) => match crate::fields::integer_by_value(ttl) {
+                Some(n) if n < 0 => {
+                    warn(WarningCode::TtlNegative, "/ttlMs");
+                    0
+                }
+                Some(n) => u64::try_from(n).unwrap_or(u64::MAX),
+                None => return Err(Error::malformed("/ttlMs", "ttlMs must be an integer (SEP-2549)")),
+            },
+        };
+        let scope = match result.get("cacheScope") {
+            None => {
+                warn(WarningCode::CacheScopeMissing, "");
+                CacheScope::Private
+            }
+            Some(Value::String(s)) if s == "public" => CacheScope::Public,
+            Some(Value::String(s)) if s == "private" => CacheScope::Private,
+            Some(Value::String(_)) => {
+                warn(WarningCode::CacheScopeUnknown, "/cacheScope");
+                CacheScope::Private
+            }
+            Some(_) => return Err(Error::malformed("/cacheScope", "cacheScope must be a string (SEP-2549)")),
+        };
+        Ok(Some(ListCache { ttl_ms, scope }))
     }
 }
 
 /// The tools/list result for one connection: each tool advertised for its version and
 /// negotiated extensions (LIST-1).
 pub fn project_tools_list(tools: &[ServerTool], conn: &Connection, cache: ListCache) -> Result<Value> {
+    project_tools_page(tools, conn, cache, None)
+}
+
+/// [`project_tools_list`] for one page of a paginated list: `next_cursor` is sent as given
+/// (LIST-4).
+pub fn project_tools_page(
+    tools: &[ServerTool],
+    conn: &Connection,
+    cache: ListCache,
+    next_cursor: Option<&str>,
+) -> Result<Value> {
     // Counted before any tool is advertised, so an oversized list costs nothing.
     check_tool_count(tools.len(), conn)?;
-    tools_list_result(tools.iter().map(|t| t.advertise(conn)).collect(), conn, cache)
+    tools_list_page(tools.iter().map(|t| t.advertise(conn)).collect(), conn, cache, next_cursor)
+}
+
+/// Reads the `nextCursor` option of a tools/list page: a string, or absent (LIST-4).
+pub fn next_cursor_option(value: Option<&Value>) -> Result<Option<&str>> {
+    match value {
+        None => Ok(None),
+        Some(Value::String(cursor)) => Ok(Some(cursor)),
+        Some(_) => Err(Error::malformed("/nextCursor", "nextCursor must be a string")),
+    }
 }
 
 /// Declares every tool of a server's tools/list (the `list` operation's input): each entry is
@@ -281,10 +336,25 @@ fn declare_tools_inner(tools: &Value, legacy_by_tool: Option<&Value>, config: &A
 /// revision (`missing-output-variants`). A server's not-yet-migrated legacy Tools go out as
 /// given under earlier revisions. Every error is the server's own fault (-32603).
 pub fn tools_list_result(tools: Vec<Value>, conn: &Connection, cache: ListCache) -> Result<Value> {
-    tools_list_result_inner(tools, conn, cache).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+    tools_list_page(tools, conn, cache, None)
 }
 
-fn tools_list_result_inner(tools: Vec<Value>, conn: &Connection, cache: ListCache) -> Result<Value> {
+/// [`tools_list_result`] for one page of a paginated list, with its `nextCursor` (LIST-4).
+pub fn tools_list_page(
+    tools: Vec<Value>,
+    conn: &Connection,
+    cache: ListCache,
+    next_cursor: Option<&str>,
+) -> Result<Value> {
+    tools_list_result_inner(tools, conn, cache, next_cursor).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+}
+
+fn tools_list_result_inner(
+    mut tools: Vec<Value>,
+    conn: &Connection,
+    cache: ListCache,
+    next_cursor: Option<&str>,
+) -> Result<Value> {
     check_tool_count(tools.len(), conn)?;
     if let Some(i) = tools.iter().position(|t| !t.is_object()) {
         return Err(Error::malformed(pointer_index("/tools", i), "a Tool must be an object"));
@@ -307,6 +377,14 @@ fn tools_list_result_inner(tools: Vec<Value>, conn: &Connection, cache: ListCach
             ));
         }
     }
+    if conn.version().is_legacy() {
+        // LEG-9: the SEP's "MUST omit outputVariants" holds for a Tool passed through as given.
+        for tool in &mut tools {
+            if let Some(tool) = tool.as_object_mut() {
+                tool.remove("outputVariants");
+            }
+        }
+    }
     let mut result = Map::new();
     if conn.version().has_result_type() {
         result.insert("resultType".into(), Value::from("complete"));
@@ -314,6 +392,9 @@ fn tools_list_result_inner(tools: Vec<Value>, conn: &Connection, cache: ListCach
         result.insert("cacheScope".into(), Value::from(cache.scope.as_str()));
     }
     result.insert("tools".into(), Value::Array(tools));
+    if let Some(cursor) = next_cursor {
+        result.insert("nextCursor".into(), Value::from(cursor));
+    }
     Ok(Value::Object(result))
 }
 
@@ -433,6 +514,17 @@ mod tests {
             (err.code(), err.path(), err.jsonrpc_code()),
             (ErrorCode::MissingOutputVariants, "/tools/0", Some(-32603))
         );
+        // LEG-9: a Tool passed through as given under an earlier revision loses outputVariants
+        // (the SEP's "MUST omit"); on 2026-12-01 it keeps them. The page's nextCursor is sent.
+        let mixed = json!({"name": "mixed", "inputSchema": {"type": "object"},
+                           "outputVariants": [{"audience": "assistant", "format": "content"}]});
+        for version in [ProtocolVersion::V2024_11_05, ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28] {
+            let conn = Connection::new(version, vec![], Arc::clone(&config));
+            let list = tools_list_page(vec![mixed.clone()], &conn, public, Some("c2")).expect("listed");
+            assert_eq!(list["tools"], json!([{"name": "mixed", "inputSchema": {"type": "object"}}]), "{version}");
+            assert_eq!(list["nextCursor"], json!("c2"));
+        }
+        assert_eq!(tools_list_result(vec![mixed.clone()], &new, public).expect("listed")["tools"], json!([mixed]));
         let limits = crate::Limits { max_tools: 1, ..crate::Limits::default() };
         let tight = Connection::new(
             ProtocolVersion::V2026_12_01,

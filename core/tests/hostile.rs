@@ -451,7 +451,8 @@ fn wrong_types_in_a_received_result() {
         spot("/requestedOutputs/1/format", &[Str], Malformed),
         spot("/result", &[Obj], Malformed),
         spot("/result/extra", ANY, Malformed),
-        spot("/result/resultType", NOTHING, Malformed),
+        // RT-1: from 2026-07-28 any string is a kind of answer (another one is an extension's).
+        spot("/result/resultType", &[Str], Malformed),
         spot("/result/outputs", &[Arr], Malformed),
         spot("/result/outputs/0", &[Obj], Malformed),
         spot("/result/outputs/0/audience", &[Str], Malformed),

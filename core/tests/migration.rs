@@ -112,35 +112,43 @@ fn cases() -> impl Strategy<Value = Case> {
         any::<bool>(),
         metas(),
         schemas(),
-        any::<bool>(),
-        any::<bool>(),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
     )
-        .prop_map(|(name, title, description, annotated, meta, (schema, value), programmatic, apps)| {
-            let mut tool = Map::new();
-            tool.insert("name".into(), Value::from(name));
-            if let Some(title) = title {
-                tool.insert("title".into(), Value::from(title));
-            }
-            if let Some(description) = description {
-                tool.insert("description".into(), Value::from(description));
-            }
-            tool.insert("inputSchema".into(), json!({ "type": "object", "properties": { "q": { "type": "string" } } }));
-            if let Some(schema) = &schema {
-                tool.insert("outputSchema".into(), schema.schema.clone());
-            }
-            if annotated {
-                tool.insert("annotations".into(), json!({ "readOnlyHint": true }));
-            }
-            if let Some(meta) = meta {
-                tool.insert("_meta".into(), meta);
-            }
-            Case {
-                tool: Value::Object(tool),
-                schema,
-                value,
-                options: MigrateOptions { programmatic_from_output_schema: programmatic, apps },
-            }
-        })
+        .prop_map(
+            |(name, title, description, annotated, meta, (schema, value), (programmatic, assistant, apps))| {
+                let mut tool = Map::new();
+                tool.insert("name".into(), Value::from(name));
+                if let Some(title) = title {
+                    tool.insert("title".into(), Value::from(title));
+                }
+                if let Some(description) = description {
+                    tool.insert("description".into(), Value::from(description));
+                }
+                tool.insert(
+                    "inputSchema".into(),
+                    json!({ "type": "object", "properties": { "q": { "type": "string" } } }),
+                );
+                if let Some(schema) = &schema {
+                    tool.insert("outputSchema".into(), schema.schema.clone());
+                }
+                if annotated {
+                    tool.insert("annotations".into(), json!({ "readOnlyHint": true }));
+                }
+                if let Some(meta) = meta {
+                    tool.insert("_meta".into(), meta);
+                }
+                Case {
+                    tool: Value::Object(tool),
+                    schema,
+                    value,
+                    options: MigrateOptions {
+                        programmatic_from_output_schema: programmatic,
+                        assistant_from_output_schema: assistant,
+                        apps,
+                    },
+                }
+            },
+        )
 }
 
 /// Whether T is an MCP Apps tool, read independently of the library.
@@ -173,10 +181,12 @@ fn check(case: &Case, stats: &Stats) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("migrate refused a valid legacy Tool: {e}")))?;
     // Which variant takes T's outputSchema, decided from T and the options alone (MIG-1, item 4).
     let ui_takes = case.options.apps && is_apps_tool(&case.tool);
-    let programmatic_takes = !ui_takes && case.options.programmatic_from_output_schema;
+    // MIG-3: assistant/structured is the source when the author says so, even with programmatic too.
+    let assistant_takes = !ui_takes && case.options.assistant_from_output_schema;
+    let programmatic_takes = !ui_takes && !assistant_takes && case.options.programmatic_from_output_schema;
     let kept = match &case.schema {
         None => true,
-        Some(schema) => programmatic_takes || (ui_takes && schema.object_rooted),
+        Some(schema) => assistant_takes || programmatic_takes || (ui_takes && schema.object_rooted),
     };
     let warned = !migrated.warnings.is_empty();
     prop_assert_eq!(warned, !kept, "warnings {:?} for {}", migrated.warnings, case.tool);
@@ -193,7 +203,7 @@ fn check(case: &Case, stats: &Stats) -> Result<(), TestCaseError> {
         let advertised = server.advertise(&conn);
         // The connection has the projection's source: the programmatic variant always, the ui
         // variant when Apps is negotiated.
-        let has_source = programmatic_takes || (ui_takes && apps);
+        let has_source = assistant_takes || programmatic_takes || (ui_takes && apps);
         if warned {
             prop_assert!(advertised.get("outputSchema").is_none(), "a dropped schema is advertised: {}", advertised);
             continue;
@@ -207,6 +217,13 @@ fn check(case: &Case, stats: &Stats) -> Result<(), TestCaseError> {
         ];
         let source = if ui_takes {
             Some(APPS_EXTENSION)
+        } else if assistant_takes && case.schema.is_some() {
+            if case.options.programmatic_from_output_schema {
+                outputs.push(
+                    json!({ "audience": "programmatic", "format": "structured", "structuredContent": case.value }),
+                );
+            }
+            Some("assistant")
         } else if programmatic_takes && case.schema.is_some() {
             Some("programmatic")
         } else {
