@@ -155,7 +155,8 @@ def test_legacy_connection_projects_the_result() -> None:
     host = ReceivedTool.accept(advertised, conn)
     route = host.route(None, result)
     assert "resultType" not in route
-    assert route["model"][0]["content"][0]["text"] == "2 customers"
+    model = route["model"][0]
+    assert model["format"] == "content" and model["content"][0]["text"] == "2 customers"
     assert route["dropped"] == [{"legacy": "structuredContent"}]
     with pytest.raises(mcp_outputs.RequestedOutputsOnLegacyVersionError):
         tool.select(conn, [{"audience": "assistant", "format": "content"}])
@@ -175,7 +176,8 @@ def test_apps_extension_view_and_config() -> None:
     route = host.route(requested, tool.respond(conn, requested, produced))
     assert "resultType" not in route
     assert route["view"] == {"content": [], "structuredContent": {"k": 1}, "_meta": {apps: {"x": 1}}}
-    assert route["extensions"][apps][0]["structuredContent"] == {"k": 1}
+    ui_output = route["extensions"][apps][0]
+    assert ui_output["format"] == "structured" and ui_output["structuredContent"] == {"k": 1}
     assert route["dropped"] == [{"meta": "other"}]
     config = Config(extensions=[{"id": "com.example/audit", "formats": ["structured"]}], limits={"maxDepth": 5})
     assert config.limits["maxDepth"] == 5 and config.limits["maxVariants"] == 64

@@ -352,7 +352,8 @@ def test_a_panic_leaves_the_interpreter_and_later_calls_fine() -> None:
     for t in threads:
         t.join()
     assert len(errors) == 8 and all(isinstance(e, mcp_outputs.InternalError) for e in errors)
-    assert complete(host.route(REQ, result_with({"ok": 2})))["programmatic"][0]["structuredContent"] == {"ok": 2}
+    output = complete(host.route(REQ, result_with({"ok": 2})))["programmatic"][0]
+    assert output["format"] == "structured" and output["structuredContent"] == {"ok": 2}
 
 
 def _calls(server: ServerTool, host: ReceivedTool, conn: Connection) -> List[Callable[[], Any]]:

@@ -97,7 +97,8 @@ def test_route_validates_in_place_and_hands_back_the_payload() -> None:
     stats()
     route = complete(h.route(REQUESTED, result_of(payload)))
     assert stats() == (1, 0), "one payload, validated where it is"
-    assert route["programmatic"][0]["structuredContent"] is payload
+    output = route["programmatic"][0]
+    assert output["format"] == "structured" and output["structuredContent"] is payload
     # The same through check.
     assert h.check(REQUESTED, result_of(payload)) == {}
     assert stats() == (1, 0)
@@ -122,7 +123,8 @@ def test_legacy_structured_content_is_validated_in_place_and_routed_as_itself() 
     stats()
     route = complete(h.route(None, result, legacy_structured="programmatic"))
     assert stats() == (1, 0)
-    assert route["programmatic"][0]["structuredContent"] is payload
+    output = route["programmatic"][0]
+    assert output["format"] == "structured" and output["structuredContent"] is payload
     bad = {"content": [], "structuredContent": {"items": [{"id": "x"}]}}
     assert outcome(lambda: h.route(None, bad)) == outcome(lambda: h.route(None, json.dumps(bad)))
     assert outcome(lambda: h.route(None, bad))[:2] == ("schema-violation", "/structuredContent/items/0/id")
@@ -135,7 +137,8 @@ def test_respond_validates_in_place_and_the_result_carries_the_payload() -> None
     stats()
     result = tool.respond(Connection("2026-12-01"), REQUESTED, produced)
     assert stats() == (1, 0)
-    assert result["outputs"][0]["structuredContent"] is payload
+    output = result["outputs"][0]
+    assert output["format"] == "structured" and output["structuredContent"] is payload
     assert result == json.loads(tool.respond_text(Connection("2026-12-01"), json.dumps(REQUESTED), json.dumps(produced)))
 
 

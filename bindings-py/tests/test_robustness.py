@@ -94,7 +94,8 @@ def test_json_compatible_subclasses_and_tuples_are_accepted() -> None:
     check(value)
     route = HOST.route(REQ, result_with(value))
     assert "resultType" not in route
-    assert route["programmatic"][0]["structuredContent"] is value
+    output = route["programmatic"][0]
+    assert output["format"] == "structured" and output["structuredContent"] is value
 
 
 def test_deep_nesting_is_limit_exceeded_at_any_depth() -> None:

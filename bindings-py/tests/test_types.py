@@ -7,10 +7,22 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import Any, Dict, List, Optional, get_args
 
 import mcp_outputs
-from mcp_outputs import types
+from mcp_outputs import ReceivedTool, ServerTool, types
+from mcp_outputs.types import (
+    ContentBlock,
+    ContentToolResultOutput,
+    ContentToolResultVariant,
+    JsonValue,
+    ProducedOutputs,
+    StructuredToolResultOutput,
+    StructuredToolResultVariant,
+    ToolDeclaration,
+    ToolResultOutput,
+    ToolResultVariant,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,3 +102,94 @@ def test_repository_readme_python_block_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) == 1
     exec(compile(blocks[0], "README.md", "exec"), {})
+
+
+# A variant and an output are the SEP's unions, discriminated by ``format``. The functions below
+# are checked by the mypy --strict run above: narrowing on ``format`` types each side's fields.
+
+
+def blocks_of(output: ToolResultOutput) -> Optional[List[ContentBlock]]:
+    if output["format"] == "content":
+        side: ContentToolResultOutput = output
+        return side["content"]
+    structured: StructuredToolResultOutput = output
+    assert structured["format"] == "structured"
+    return None
+
+
+def value_of(output: ToolResultOutput) -> JsonValue:
+    if output["format"] == "structured":
+        return output["structuredContent"]
+    return output["content"]
+
+
+def schema_of(variant: ToolResultVariant) -> Optional[Dict[str, Any]]:
+    if variant["format"] == "structured":
+        side: StructuredToolResultVariant = variant
+        return side.get("schema")
+    content: ContentToolResultVariant = variant
+    assert content["format"] == "content"
+    return None
+
+
+def test_narrowing_on_format_reads_each_side_of_the_unions() -> None:
+    declaration: ToolDeclaration = {
+        "name": "t",
+        "inputSchema": {"type": "object"},
+        "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+        ],
+    }
+    produced: ProducedOutputs = {
+        "outputs": [
+            {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "1"}]},
+            {"audience": "programmatic", "format": "structured", "structuredContent": {"n": 1}},
+        ]
+    }
+    conn = mcp_outputs.Connection("2026-12-01")
+    tool = ServerTool.declare(declaration)
+    variants = tool.advertise(conn)["outputVariants"]
+    assert [schema_of(v) for v in declaration["outputVariants"]] == [None, {"type": "object"}]
+    requested: List[types.Selector] = [{"audience": "programmatic", "format": "structured"}]
+    route = ReceivedTool.accept(tool.advertise(conn), conn).route(requested, tool.respond(conn, requested, produced))
+    assert "resultType" not in route
+    assert [value_of(o) for o in route["programmatic"]] == [{"n": 1}]
+    assert [blocks_of(o) for o in produced["outputs"]] == [[{"type": "text", "text": "1"}], None]
+    assert len(variants) == 2
+
+
+# Each line below must be a mypy error: the unions refuse what the SEP's types refuse.
+_EXPECTED_ERRORS = """\
+from typing import List
+from mcp_outputs.types import (
+    ContentBlock, ContentToolResultOutput, JsonValue, OutputVariant, ProducedOutputs, ToolResultOutput, ToolResultVariant,
+)
+def ok(output: ToolResultOutput) -> None: ...
+a: ToolResultOutput = {"audience": "user", "format": "content", "content": [], "structuredContent": {}}  # E
+b: ToolResultOutput = {"audience": "user", "format": "structured", "structuredContent": 1, "content": []}  # E
+c: ToolResultOutput = {"audience": "user", "format": "structured"}  # E
+d: ToolResultOutput = {"audience": "user", "format": "content"}  # E
+e: ContentToolResultOutput = {"audience": "user", "format": "structured", "content": []}  # E
+f: ToolResultOutput = {"audience": "user", "format": "text", "content": []}  # E
+g: ToolResultOutput = {"audience": "user", "content": []}  # E
+h: ProducedOutputs = {"outputs": [{"audience": "user", "format": "content", "content": [], "structuredContent": 1}]}  # E
+i: ToolResultVariant = {"audience": "user", "format": "content", "schema": {}}  # E
+j: OutputVariant = {"audience": "user", "format": "content", "schema": {}}  # E
+def unnarrowed(output: ToolResultOutput) -> List[ContentBlock]:
+    return output["content"]  # E
+def wrong_side(output: ToolResultOutput) -> JsonValue:
+    if output["format"] == "content":
+        return output["structuredContent"]  # E
+    return output["structuredContent"]
+"""
+
+
+def test_mypy_refuses_what_the_unions_refuse() -> None:
+    """Each line marked ``# E`` is an error, and no other line is (the unions are not too loose,
+    and the valid lines around them type-check)."""
+    proc = run("-m", "mypy", "--strict", "--no-incremental", "--show-error-codes", "-c", _EXPECTED_ERRORS)
+    lines = _EXPECTED_ERRORS.splitlines()
+    expected = {n for n, line in enumerate(lines, 1) if line.endswith("# E")}
+    reported = {int(line.split(":")[1]) for line in proc.stdout.splitlines() if ": error:" in line}
+    assert proc.returncode == 1 and reported == expected, proc.stdout

@@ -36,11 +36,18 @@ __all__ = [
     "WireModel",
     "JsonInput",
     "Selector",
+    "ToolResultOutputSelector",
+    "ToolResultFormat",
+    "ContentToolResultVariant",
+    "StructuredToolResultVariant",
+    "ToolResultVariant",
     "OutputVariant",
     "ToolDeclaration",
     "LegacyOptions",
     "MigrateResult",
     "ContentBlock",
+    "ContentToolResultOutput",
+    "StructuredToolResultOutput",
     "ToolResultOutput",
     "ProducedOutputs",
     "CallToolResult",
@@ -130,16 +137,41 @@ JsonInput: TypeAlias = Union[JsonObject, WireModel]
 
 
 class Selector(TypedDict):
-    """An entry of ``requestedOutputs``: an audience and a format."""
+    """An entry of ``requestedOutputs``: an audience and a format (the SEP's
+    ``ToolResultOutputSelector``)."""
 
     audience: str
     format: Format
 
 
-class OutputVariant(Selector, total=False):
-    """An entry of a tool's ``outputVariants``."""
+#: The SEP's names for ``Selector`` and ``Format``.
+ToolResultOutputSelector: TypeAlias = Selector
+ToolResultFormat: TypeAlias = Format
+
+
+class ContentToolResultVariant(TypedDict):
+    """A declared ``content`` variant: it has no schema."""
+
+    audience: str
+    format: Literal["content"]
+
+
+class _StructuredVariantRequired(TypedDict):
+    audience: str
+    format: Literal["structured"]
+
+
+class StructuredToolResultVariant(_StructuredVariantRequired, total=False):
+    """A declared ``structured`` variant, with the JSON Schema of its payload if any."""
 
     schema: Dict[str, Any]
+
+
+#: An entry of a tool's ``outputVariants``: the SEP's union, discriminated by ``format``
+#: (narrow it with ``variant["format"] == "structured"``).
+ToolResultVariant: TypeAlias = Union[ContentToolResultVariant, StructuredToolResultVariant]
+#: The earlier name of ``ToolResultVariant``.
+OutputVariant: TypeAlias = ToolResultVariant
 
 
 class _ToolRequired(TypedDict):
@@ -184,17 +216,25 @@ class MigrateResult(_MigrateRequired, total=False):
 ContentBlock: TypeAlias = Dict[str, Any]
 
 
-class _OutputRequired(TypedDict):
+class ContentToolResultOutput(TypedDict):
+    """A ``content`` output: content blocks."""
+
     audience: str
-    format: Format
-
-
-class ToolResultOutput(_OutputRequired, total=False):
-    """One output of a result: ``content`` for the content format, ``structuredContent`` for the
-    structured one."""
-
+    format: Literal["content"]
     content: List[ContentBlock]
+
+
+class StructuredToolResultOutput(TypedDict):
+    """A ``structured`` output: any JSON value, ``None`` included."""
+
+    audience: str
+    format: Literal["structured"]
     structuredContent: JsonValue
+
+
+#: One output of a result: the SEP's union, discriminated by ``format`` (narrow it with
+#: ``output["format"] == "content"``; only then is ``output["content"]`` typed).
+ToolResultOutput: TypeAlias = Union[ContentToolResultOutput, StructuredToolResultOutput]
 
 
 _ProducedOptional = TypedDict("_ProducedOptional", {"isError": bool, "_meta": Dict[str, Any]}, total=False)
