@@ -90,7 +90,7 @@ pub use routing::{Diagnostic, Dropped, Route, View};
 pub use server::{Produced, ServerTool};
 pub use types::{
     ContentToolResultOutput, ContentToolResultVariant, ProducedOutputs, StructuredToolResultOutput,
-    StructuredToolResultVariant, ToolResultOutput, ToolResultVariant,
+    StructuredToolResultVariant, ToolResultOutput, ToolResultOutputSelector, ToolResultVariant,
 };
 pub use version::ProtocolVersion;
 

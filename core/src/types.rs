@@ -24,6 +24,10 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+/// The SEP's name for a [`Selector`]: an entry of `requestedOutputs`, and what a variant declares
+/// and an output carries.
+pub type ToolResultOutputSelector = Selector;
+
 impl Serialize for Selector {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_json().serialize(serializer)
@@ -66,7 +70,7 @@ impl Parts {
             Ok(())
         } else {
             Err(E::custom(format!(
-                "a {} {what} has format \"{}\", not \"{}\"",
+                "a {} {what} must have format \"{}\", not \"{}\"",
                 expected.as_str(),
                 expected.as_str(),
                 format.as_str()
@@ -647,15 +651,15 @@ mod tests {
         // One side of the union refuses the other's format.
         let wire = json!({"audience": "user", "format": "structured", "structuredContent": 1});
         let err = serde_json::from_value::<ContentToolResultOutput>(wire).expect_err("refused");
-        assert_eq!(err.to_string(), r#"a content output has format "content", not "structured""#);
+        assert_eq!(err.to_string(), r#"a content output must have format "content", not "structured""#);
         let wire = json!({"audience": "user", "format": "content", "content": []});
         let err = serde_json::from_value::<StructuredToolResultOutput>(wire.clone()).expect_err("refused");
-        assert_eq!(err.to_string(), r#"a structured output has format "structured", not "content""#);
+        assert_eq!(err.to_string(), r#"a structured output must have format "structured", not "content""#);
         let err = serde_json::from_value::<StructuredToolResultVariant>(wire).expect_err("refused");
-        assert_eq!(err.to_string(), r#"a structured variant has format "structured", not "content""#);
+        assert_eq!(err.to_string(), r#"a structured variant must have format "structured", not "content""#);
         let wire = json!({"audience": "user", "format": "structured"});
         let err = serde_json::from_value::<ContentToolResultVariant>(wire).expect_err("refused");
-        assert_eq!(err.to_string(), r#"a content variant has format "content", not "structured""#);
+        assert_eq!(err.to_string(), r#"a content variant must have format "content", not "structured""#);
     }
 
     #[test]
