@@ -8,7 +8,8 @@
 //!   the block is a JSON-RPC message; each listed member of the block equals the value at that
 //!   pointer of the case, and what is left over may only be framing the corpus does not model
 //!   (`jsonrpc`, `id`, `method`, `params.name`, `params.arguments`, `params._meta`,
-//!   `error.message`).
+//!   `error.message`, and a retried request's multi-round-trip `params.inputResponses` and
+//!   `params.requestState`).
 //!
 //! Values are compared as JSON (object key order ignored, numbers by value). A block without a
 //! marker, an unknown case id, a pointer that leads nowhere or a differing value fails the test.
@@ -22,8 +23,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Members of a JSON-RPC example that no corpus case holds and that may stay unchecked.
-const FRAMING: &[&str] =
-    &["/jsonrpc", "/id", "/method", "/params/name", "/params/arguments", "/params/_meta", "/error/message"];
+const FRAMING: &[&str] = &[
+    "/jsonrpc",
+    "/id",
+    "/method",
+    "/params/name",
+    "/params/arguments",
+    "/params/_meta",
+    "/params/inputResponses",
+    "/params/requestState",
+    "/error/message",
+];
 
 fn spec_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/spec")
@@ -264,4 +274,183 @@ fn a_drifted_example_is_caught() {
     let text = "<!-- corpus: c /expect -->\n```ts\nlet x = 1;\n```\n```json\n{}\n```\n";
     let (n, problems) = check_markdown("fences", text, &cases);
     assert_eq!((n, problems.len()), (1, 1), "{problems:?}");
+}
+
+// The chapter is an amendment to the MCP specification's Tools page (issue 20): it names, section
+// by section, what SEP-3279 changes in the base page and in the schema, and marks each decision
+// where the SEP is silent. The checks below keep that form.
+
+/// The sections of the base Tools page that SEP-3279 changes: each is a heading of the chapter
+/// whose section opens with `**Change.**`.
+const AMENDED_SECTIONS: &[&str] = &[
+    "Capabilities",
+    "Listing Tools",
+    "Calling Tools",
+    "Input Required Tool Results",
+    "List Changed Notification",
+    "Tool",
+    "Tool Result",
+    "Structured Content",
+    "Output Schema",
+    "Error Handling",
+    "Security Considerations",
+];
+
+/// The types of the base schema that SEP-3279 changes, as headings, each opening with
+/// `**Change.**` too.
+const AMENDED_TYPES: &[&str] = &[
+    "`Tool`",
+    "`CallToolRequestParams`",
+    "`CallToolResult`",
+    "`ListToolsResult`",
+    "Sampling `Tool[]`",
+    "`ToolResultContent`",
+];
+
+/// Decisions the review found unmarked: each must be stated in a paragraph marked `**Decision**`
+/// and listed in the Decisions section.
+const MARKED_DECISIONS: &[&str] = &["`resultType`", "`duplicate-tool-name`", "`requestedOutputs: null`"];
+
+/// One heading: its level, its text, and the text of its section (up to the next heading of the
+/// same or a higher level), fenced code excluded from the headings.
+struct Section {
+    title: String,
+    body: String,
+}
+
+fn sections(markdown: &str) -> Vec<Section> {
+    let mut heads: Vec<(usize, usize, String)> = Vec::new(); // (line, level, title)
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut fenced = false;
+    for (n, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let level = line.chars().take_while(|c| *c == '#').count();
+        if level > 0 && line.chars().nth(level) == Some(' ') {
+            heads.push((n, level, line[level + 1..].trim().to_owned()));
+        }
+    }
+    heads
+        .iter()
+        .enumerate()
+        .map(|(i, (n, level, title))| {
+            let end = heads[i + 1..].iter().find(|(_, l, _)| l <= level).map_or(lines.len(), |(m, _, _)| *m);
+            Section { title: title.clone(), body: lines[n + 1..end].join("\n") }
+        })
+        .collect()
+}
+
+/// The blank-line separated paragraphs of a text.
+fn paragraphs(text: &str) -> Vec<String> {
+    text.split("\n\n").map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()
+}
+
+/// What keeps `markdown` from being the amendment the issue asks for, as messages.
+fn amendment_problems(markdown: &str) -> Vec<String> {
+    let all = sections(markdown);
+    let mut problems = Vec::new();
+    let find = |title: &str| all.iter().filter(|s| s.title == title).collect::<Vec<_>>();
+    for title in AMENDED_SECTIONS.iter().chain(AMENDED_TYPES) {
+        match find(title).as_slice() {
+            [] => problems.push(format!("no section `{title}`: the amendment must say what it changes there")),
+            [one] => {
+                let first = paragraphs(&one.body).into_iter().next().unwrap_or_default();
+                if !first.starts_with("**Change.**") {
+                    problems.push(format!("section `{title}` does not open with `**Change.**` (what it changes)"));
+                }
+            }
+            _ => problems.push(format!("section `{title}` appears more than once")),
+        }
+    }
+    let body_of = |title: &str| find(title).first().map(|s| s.body.clone()).unwrap_or_default();
+    let listing = body_of("Listing Tools");
+    for needle in
+        ["MUST NOT vary per-connection", "per-request", "`cacheScope`", "`nextCursor`", "`duplicate-tool-name`"]
+    {
+        if !listing.contains(needle) {
+            problems.push(format!("Listing Tools does not address {needle}"));
+        }
+    }
+    let input_required = body_of("Input Required Tool Results");
+    if examples(&input_required).len() < 4 || !input_required.contains("**same** `requestedOutputs`") {
+        problems.push("Input Required Tool Results lacks the example pair (the answer, then the retry with the same `requestedOutputs`)".into());
+    }
+    let list_changed = body_of("List Changed Notification");
+    for needle in ["notifications/tools/list_changed", "-32602", "undeclared-variant"] {
+        if !list_changed.contains(needle) {
+            problems.push(format!("List Changed Notification does not say when to fetch again ({needle})"));
+        }
+    }
+    let errors = body_of("Error Handling");
+    for needle in ["### Error data", "`mcpOutputsCode`", "`path`", "-32603", "[ERR-6]"] {
+        if !errors.contains(needle) {
+            problems.push(format!("Error Handling lacks {needle}"));
+        }
+    }
+    let security = body_of("Security Considerations");
+    for needle in ["untrusted `user` content", "Cache-scope leakage", "[SEC-4]"] {
+        if !security.contains(needle) {
+            problems.push(format!("Security Considerations lacks {needle}"));
+        }
+    }
+    if !all.iter().any(|s| s.title.contains("tension") && s.body.contains("structuredFrom")) {
+        problems.push("no section names the tension of the legacy Apps flow and its `structuredFrom` choice".into());
+    }
+    let decisions = body_of("Decisions");
+    if decisions.is_empty() {
+        problems.push("no Decisions section".into());
+    }
+    let rest = paragraphs(markdown);
+    for needle in MARKED_DECISIONS {
+        if !decisions.contains(needle) {
+            problems.push(format!("the Decisions section does not list the decision on {needle}"));
+        }
+        if !rest.iter().any(|p| p.contains("**Decision**") && p.contains(needle)) {
+            problems.push(format!("the decision on {needle} is not marked **Decision** where it is stated"));
+        }
+    }
+    if !markdown.contains("this project's requirement IDs for SEP-3279") {
+        problems.push("the requirement IDs must be called this project's requirement IDs for SEP-3279".into());
+    }
+    for wrong in ["per connection", "SEP-3279's requirement IDs", "requirement IDs of SEP-3279"] {
+        if markdown.contains(wrong) {
+            problems.push(format!("the chapter says {wrong:?}"));
+        }
+    }
+    problems
+}
+
+fn whole_chapter() -> String {
+    chapter().into_iter().map(|(_, text)| text).collect::<Vec<_>>().join("\n\n")
+}
+
+#[test]
+fn the_chapter_is_an_amendment_to_the_tools_page() {
+    let problems = amendment_problems(&whole_chapter());
+    assert!(problems.is_empty(), "docs/spec is not yet the amendment:\n{}", problems.join("\n"));
+}
+
+/// The form check itself: removing a section, its `**Change.**` opening, a marked decision or the
+/// per-connection text is caught.
+#[test]
+fn a_chapter_that_loses_its_amendment_form_is_caught() {
+    let text = whole_chapter();
+    assert!(amendment_problems(&text).is_empty());
+    let broken = [
+        text.replacen("### Output Schema\n", "### Output schemas\n", 1),
+        text.replacen("### `ToolResultContent`\n\n**Change.**", "### `ToolResultContent`\n\nChange.", 1),
+        text.replace("`requestedOutputs: null`", "`requestedOutputs` as null"),
+        text.replace("MUST NOT vary per-connection", "must not vary"),
+        text.replacen("## Decisions\n", "## Choices\n", 1),
+        format!("{text}\n\nThe list is projected per connection.\n"),
+    ];
+    for (i, b) in broken.iter().enumerate() {
+        assert_ne!(b, &text, "broken variant {i} changed nothing: the check's fixture is stale");
+        assert!(!amendment_problems(b).is_empty(), "broken variant {i} went unnoticed");
+    }
 }
