@@ -8,8 +8,8 @@
 //!   the block is a JSON-RPC message; each listed member of the block equals the value at that
 //!   pointer of the case, and what is left over may only be framing the corpus does not model
 //!   (`jsonrpc`, `id`, `method`, `params.name`, `params.arguments`, `params._meta`,
-//!   `error.message`, and a retried request's multi-round-trip `params.inputResponses` and
-//!   `params.requestState`).
+//!   `error.message`, an error's `error.data.path` (the corpus compares error codes, not paths),
+//!   and a retried request's multi-round-trip `params.inputResponses` and `params.requestState`).
 //!
 //! Values are compared as JSON (object key order ignored, numbers by value). A block without a
 //! marker, an unknown case id, a pointer that leads nowhere or a differing value fails the test.
@@ -33,6 +33,7 @@ const FRAMING: &[&str] = &[
     "/params/inputResponses",
     "/params/requestState",
     "/error/message",
+    "/error/data/path",
 ];
 
 fn spec_dir() -> PathBuf {
