@@ -1,0 +1,193 @@
+// A small JSON-RPC client for MCP, with no dependency: stdio (newline-delimited JSON on a child
+// process) or Streamable HTTP (POST, answered with JSON or an SSE stream). One `Connection` is one
+// session: a fresh child process, or a fresh HTTP session. Requests from the server to the client
+// are answered (`ping` with `{}`, anything else with -32601); notifications are kept, not judged.
+import { spawn } from "node:child_process";
+
+export class RpcError extends Error {
+  constructor(error) {
+    super(`JSON-RPC error ${error?.code}: ${error?.message}`);
+    this.rpc = error;
+  }
+}
+
+export class TransportError extends Error {}
+
+function answerServerRequest(message) {
+  if (message.method === "ping") return { jsonrpc: "2.0", id: message.id, result: {} };
+  return { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `client does not implement ${message.method}` } };
+}
+
+/** A connection to a server started as a command (stdio). */
+class StdioConnection {
+  constructor(command, { timeoutMs, env }) {
+    this.timeoutMs = timeoutMs;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.stderr = "";
+    this.closed = false;
+    this.child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+    this.child.stderr.on("data", (d) => {
+      this.stderr = (this.stderr + d).slice(-4000);
+    });
+    let buffer = "";
+    this.child.stdout.on("data", (d) => {
+      buffer += d;
+      let nl;
+      while ((nl = buffer.indexOf("\n")) !== -1) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line) this.onLine(line);
+      }
+    });
+    const fail = (why) => {
+      this.closed = true;
+      for (const { reject } of this.pending.values()) reject(new TransportError(`${why}${this.stderr ? `; stderr: ${this.stderr.slice(-500)}` : ""}`));
+      this.pending.clear();
+    };
+    this.child.on("error", (e) => fail(`cannot start ${command[0]}: ${e.message}`));
+    this.child.on("exit", (code, signal) => fail(`server exited (${signal ?? code})`));
+    this.child.stdin.on("error", () => {});
+  }
+
+  onLine(line) {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // not a JSON-RPC line (a log line on stdout): ignored
+    }
+    if (message.method !== undefined && message.id !== undefined) {
+      this.write(answerServerRequest(message));
+      return;
+    }
+    if (message.id === undefined) return; // a notification
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    waiter.resolve(message);
+  }
+
+  write(message) {
+    if (!this.closed) this.child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Sends a request; resolves with the whole response message ({result} or {error}). */
+  send(method, params) {
+    if (this.closed) return Promise.reject(new TransportError(`server is not running${this.stderr ? `; stderr: ${this.stderr.slice(-500)}` : ""}`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new TransportError(`no answer to ${method} within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      this.pending.set(id, {
+        resolve: (m) => (clearTimeout(timer), resolve(m)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    });
+  }
+
+  notify(method, params) {
+    this.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.child.stdin.end();
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    const timer = setTimeout(() => this.child.kill("SIGTERM"), 500);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** A connection to a Streamable HTTP endpoint: one session (an `Mcp-Session-Id` once given). */
+class HttpConnection {
+  constructor(url, { timeoutMs }) {
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+    this.nextId = 1;
+    this.sessionId = undefined;
+    this.protocolVersion = undefined;
+  }
+
+  headers() {
+    const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    if (this.sessionId) h["mcp-session-id"] = this.sessionId;
+    if (this.protocolVersion) h["mcp-protocol-version"] = this.protocolVersion;
+    return h;
+  }
+
+  async post(message) {
+    let response;
+    try {
+      response = await fetch(this.url, {
+        method: "POST",
+        headers: this.headers(),
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (e) {
+      throw new TransportError(`POST ${this.url}: ${e.cause?.message ?? e.message}`);
+    }
+    const sid = response.headers.get("mcp-session-id");
+    if (sid) this.sessionId = sid;
+    const body = await response.text();
+    return { response, body };
+  }
+
+  async send(method, params) {
+    const id = this.nextId++;
+    const { response, body } = await this.post({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    const type = response.headers.get("content-type") ?? "";
+    const messages = [];
+    if (type.includes("text/event-stream")) {
+      for (const event of body.split(/\r?\n\r?\n/)) {
+        const data = event
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).replace(/^ /, ""))
+          .join("\n");
+        if (data) {
+          try {
+            messages.push(JSON.parse(data));
+          } catch {
+            /* not JSON: ignored */
+          }
+        }
+      }
+    } else if (body.trim()) {
+      try {
+        const parsed = JSON.parse(body);
+        messages.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+      } catch {
+        throw new TransportError(`POST ${this.url}: HTTP ${response.status}, body is not JSON: ${body.slice(0, 200)}`);
+      }
+    }
+    const answer = messages.find((m) => m && m.id === id && (m.result !== undefined || m.error !== undefined));
+    if (answer) return answer;
+    throw new TransportError(`POST ${this.url} (${method}): HTTP ${response.status} without a JSON-RPC answer${body ? `: ${body.slice(0, 200)}` : ""}`);
+  }
+
+  notify(method, params) {
+    return this.post({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).catch(() => {});
+  }
+
+  async close() {
+    if (!this.sessionId) return;
+    try {
+      await fetch(this.url, { method: "DELETE", headers: this.headers(), signal: AbortSignal.timeout(2000) });
+    } catch {
+      /* the session ends anyway */
+    }
+  }
+}
+
+/** A target: `{ command: [...] }` or `{ url }`. Returns a function that opens a fresh connection. */
+export function connector(target, { timeoutMs = 15000, env = {} } = {}) {
+  if (target.url) return () => new HttpConnection(target.url, { timeoutMs });
+  return () => new StdioConnection(target.command, { timeoutMs, env });
+}
