@@ -703,7 +703,9 @@ export function bind(load) {
      * (default `0` / `"private"`, sent from 2026-07-28 on). */
     toolsListResult(tools, options) {
       own(this, Connection, "Connection");
-      const cacheText = optValue(optionsObject(options, ["cache"])?.cache, "cache", this._limits);
+      const listOptions = optionsObject(options, ["cache", "nextCursor"]);
+      const cacheText = optValue(listOptions?.cache, "cache", this._limits);
+      const cursorText = optValue(listOptions?.nextCursor, "nextCursor", this._limits);
       if (!Array.isArray(tools)) throw malformed("tools must be an array");
       // Counted before any tool is serialised or advertised, so an oversized list costs nothing.
       const { maxTools } = this._limits;
@@ -716,7 +718,7 @@ export function bind(load) {
         const t = tools[i];
         texts.push(t instanceof ServerTool ? this._call(() => t._handle().advertise(conn)) : serialize(t, `tools/${i}`, this._limits));
       }
-      return parse(this._call(() => this._handle().toolsListResult(texts, cacheText)));
+      return parse(this._call(() => this._handle().toolsListResult(texts, cacheText, cursorText)));
     }
     get protocolVersion() {
       return own(this, Connection, "Connection")._handle().protocolVersion;
@@ -1019,14 +1021,18 @@ export function bind(load) {
       });
     },
     acceptTool: (tool, connection) => ReceivedTool.accept(tool, connection),
-    /** Accepts a whole tools/list result: `{tools: ReceivedTool[], warnings}`; the first rejected Tool throws. */
+    /** Reads a whole tools/list result: `{tools: ReceivedTool[], excluded, cache?, nextCursor?, warnings}`.
+     * Only a Tool without `outputVariants` under 2026-12-01 throws (the whole response is invalid);
+     * any other bad entry is excluded on its own, with its index, name, code, path and message (LIST-3). */
     discoverTools: (result, connection) => {
       const c = connOf(connection);
       const resultText = serialize(result, "result", c._limits);
       const discovered = call(() => new engine.raw.RawDiscovered(resultText, c._handle()), c._validator);
       const connMake = c._make;
       try {
-        const tools = discovered.takeTools().map((first, i) => {
+        const accepted = discovered.accepted;
+        const tools = discovered.takeTools().map((first, n) => {
+          const i = accepted[n];
           const make = () => {
             const temp = connMake();
             try {
@@ -1041,7 +1047,14 @@ export function bind(load) {
           received._limits = c._limits;
           return received;
         });
-        return { tools, warnings: parse(discovered.warnings) };
+        const { excluded, cache, nextCursor } = parse(discovered.summary);
+        return {
+          tools,
+          excluded,
+          ...(cache === undefined ? {} : { cache }),
+          ...(nextCursor === undefined ? {} : { nextCursor }),
+          warnings: parse(discovered.warnings),
+        };
       } finally {
         discovered.free();
       }
@@ -1106,7 +1119,8 @@ export function bind(load) {
 // Puts the outputs back where the core's indexed route names them by their index in
 // `result.outputs` (a number never stands for an output otherwise: outputs are objects).
 function withOutputs(route, outputAt) {
-  if (route.resultType === "input_required") return route;
+  // An answer that is not a tool result (input_required, or another kind, RT-1) routes nothing.
+  if ("resultType" in route) return route;
   const swap = (list) => list.map((item) => (typeof item === "number" ? outputAt(item) : item));
   route.model = swap(route.model);
   route.user = swap(route.user);

@@ -30,16 +30,33 @@ export type ErrorCode =
   | "schema-violation"
   | "empty-assistant-content"
   | "empty-error-outputs"
-  | "missing-schema";
+  | "missing-schema"
+  | "duplicate-tool-name";
 
 /** Warning codes (never errors). */
 export type WarningCode =
   | "missing-schema"
   | "ignored-output-schema"
   | "empty-error-outputs"
-  | "legacy-output-schema-dropped";
+  | "legacy-output-schema-dropped"
+  | "ttl-missing"
+  | "ttl-negative"
+  | "cache-scope-missing"
+  | "cache-scope-unknown"
+  | "unrecognized-result-type"
+  | "legacy-fields-ignored";
 /** Diagnostics `route` reports. */
-export type DiagnosticCode = "annotation-audience-conflict" | "empty-error-outputs";
+export type DiagnosticCode = "annotation-audience-conflict" | "empty-error-outputs" | "legacy-fields-ignored";
+/** A warning, with the JSON Pointer of the place it concerns in the input (`""`: the whole input). */
+export interface Warning {
+  code: WarningCode;
+  path: string;
+}
+/** A route's finding, with the JSON Pointer of the place it concerns in the result (`""`: the whole result). */
+export interface Diagnostic {
+  code: DiagnosticCode;
+  path: string;
+}
 
 /** Every error code, in the core's order. */
 export declare const errorCodes: readonly ErrorCode[];
@@ -179,6 +196,8 @@ export interface ExtensionDefinition {
   modelContext?: boolean;
   metaKey?: string | null;
   legacyProjection?: boolean;
+  /** Further audience identifiers with the same prefix as `id` (EXT-5): each takes `formats` and `modelContext`. */
+  audiences?: string[];
 }
 
 /** Input limits (SEC-1); absent ones keep their defaults. */
@@ -250,22 +269,50 @@ export interface ToolsListResult {
   ttlMs?: number;
   /** From 2026-07-28 on (SEP-2549). */
   cacheScope?: "public" | "private";
+  /** The next page's cursor (LIST-4). */
+  nextCursor?: string;
   tools: Tool[];
   [key: string]: unknown;
 }
 
-/** A whole tools/list result accepted by `discoverTools`. */
+/** A tools/list entry the host cannot use, excluded on its own (LIST-3). */
+export interface ExcludedTool {
+  /** Its index in the result's `tools`. */
+  index: number;
+  /** Its `name`, or `null` when it has no string name. */
+  name: string | null;
+  /** What `acceptTool` answered, or `duplicate-tool-name`. */
+  code: ErrorCode;
+  /** Where, in the tools/list result. */
+  path: string;
+  message: string;
+}
+
+/** A whole tools/list result read by `discoverTools`. */
 export interface DiscoveredTools {
-  /** Every Tool, accepted for the connection, in the order received. */
+  /** Every usable Tool, accepted for the connection, in the order received. */
   tools: ReceivedTool[];
-  /** The union of the tools' `accept` warnings. */
-  warnings: WarningCode[];
+  /** Every entry excluded on its own, in array order (LIST-3). */
+  excluded: ExcludedTool[];
+  /** The cache fields as the host should use them (from 2026-07-28 on, repaired as the Caching page says, CACHE-1). */
+  cache?: ListCache;
+  /** The page's `nextCursor`: call tools/list again with it for the next page (LIST-4). */
+  nextCursor?: string;
+  /** Cache repairs and the usable tools' `accept` warnings. */
+  warnings: Warning[];
 }
 
 /** What `check` answers for a valid result. */
 export type CheckAnswer =
-  | { warnings?: ["empty-error-outputs"]; resultType?: never }
-  | { resultType: "input_required"; warnings?: never };
+  | { warnings?: Warning[]; resultType?: never }
+  | { resultType: "input_required"; warnings?: never }
+  | { resultType: string; warnings: Warning[] };
+
+/** An answer of a kind an extension defines (`resultType` another string, e.g. Tasks' `"task"`, RT-1):
+ * nothing is routed; hand it to that extension. */
+export interface OtherResultRoute {
+  resultType: string;
+}
 
 /** A multi-round-trip answer (MRTR-1): nothing is routed; retry the call with the same `requestedOutputs`. */
 export interface InputRequiredRoute {
@@ -329,7 +376,7 @@ export interface Plan {
   schemas?: PlannedSchema[];
 }
 
-export type Dropped = { meta: string } | { legacy: "structuredContent" } | { [key: string]: JsonValue };
+export type Dropped = { meta: string } | { legacy: "structuredContent" | "content" };
 
 /** The Apps View payload (a reduced CallToolResult), or the whole legacy result (APP-6). */
 export interface ViewPayload {
@@ -348,7 +395,7 @@ export interface Route {
   extensions: { [extensionId: string]: Output[] };
   view: ViewPayload | null;
   dropped: Dropped[];
-  diagnostics: DiagnosticCode[];
+  diagnostics: Diagnostic[];
   /** Whether the tool reported a failure (ERR-5), even when nothing was routed. */
   isError: boolean;
 }
@@ -411,7 +458,7 @@ export declare class Connection {
    * the cache fields from `options.cache` (default `0` / `"private"`); at most `limits.maxTools` tools.
    * Errors carry JSON-RPC -32603 (the server's own fault).
    */
-  toolsListResult(tools: Array<ServerTool | Tool>, options?: { cache?: ListCache } | null): ToolsListResult;
+  toolsListResult(tools: Array<ServerTool | Tool>, options?: { cache?: ListCache; nextCursor?: string } | null): ToolsListResult;
   /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
    * `malformed`, a second `free` does nothing. */
   free(): void;
@@ -422,7 +469,7 @@ export declare class ServerTool {
   private constructor();
   static declare(tool: ToolDeclaration, options?: DeclareOptions): ServerTool;
   readonly name: string;
-  readonly warnings: WarningCode[];
+  readonly warnings: Warning[];
   /** The Tool object for tools/list on this connection. */
   advertise(connection: Connection): Tool;
   /** The selectors a request resolves to (the fallback when `requestedOutputs` is omitted). */
@@ -442,7 +489,7 @@ export declare class ServerTool {
 export declare class ReceivedTool {
   private constructor();
   static accept(tool: Tool, connection: Connection): ReceivedTool;
-  readonly warnings: WarningCode[];
+  readonly warnings: Warning[];
   /** The Tool's name. */
   readonly name: string;
   plan(request: PlanRequest): Plan;
@@ -459,9 +506,9 @@ export declare class ReceivedTool {
    * checked (plain copies parsed from the checked text: no getter, Proxy or toJSON can put another value there).
    * An `input_required` answer routes nothing (MRTR-1).
    */
-  route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject, options?: RouteOptions): Route | InputRequiredRoute;
+  route(requestedOutputs: Selector[] | undefined, result: CallToolResult | JsonObject, options?: RouteOptions): Route | InputRequiredRoute | OtherResultRoute;
   /** `route` over the wire bytes (JSON text); the route as a plain object. */
-  routeText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): Route | InputRequiredRoute;
+  routeText(requestedOutputsText: string | null | undefined, resultText: string, options?: RouteOptions): Route | InputRequiredRoute | OtherResultRoute;
   /** Releases the wasm memory now (otherwise released when garbage-collected); later calls on it throw
    * `malformed`, a second `free` does nothing. */
   free(): void;
@@ -482,7 +529,11 @@ export declare function acceptTool(tool: Tool, connection: Connection): Received
 export declare function discoverTools(result: ToolsListResult | JsonObject, connection: Connection): DiscoveredTools;
 
 export interface MigrateOptions {
+  /** Declare `programmatic/structured` with the legacy `outputSchema` (MIG-1). */
   programmaticFromOutputSchema?: boolean;
+  /** Declare `assistant/structured` with the legacy `outputSchema`: its data suits the model (MIG-3). */
+  assistantFromOutputSchema?: boolean;
+  /** An Apps tool: declare the ui variant with the legacy `outputSchema` (the other options are then ignored). */
   apps?: boolean;
 }
 /** What `migrateTool` answers (MIG-1, MIG-2). */
@@ -492,7 +543,7 @@ export interface MigrateResult {
   /** The legacy options that keep the tool's established `outputSchema` (declare with them); absent when none. */
   legacy?: LegacyOptions;
   /** `legacy-output-schema-dropped` when the legacy `outputSchema` could not be kept; absent when none. */
-  warnings?: WarningCode[];
+  warnings?: Warning[];
 }
 /** A 2026-07-28 Tool to a 2026-12-01 declaration and the legacy options that keep its behaviour. */
 export declare function migrateTool(

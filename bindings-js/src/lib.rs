@@ -357,8 +357,13 @@ impl RawConnection {
     /// The tools/list result for this connection, from one Tool's JSON text per tool, with the
     /// cache option `{ttlMs, cacheScope}` (JSON text, optional).
     #[wasm_bindgen(js_name = toolsListResult)]
-    pub fn tools_list_result(&self, tools: Vec<String>, cache: Option<String>) -> JsResult<String> {
-        lift(|| self.inner.tools_list_result_text(&tools, cache.as_deref()))
+    pub fn tools_list_result(
+        &self,
+        tools: Vec<String>,
+        cache: Option<String>,
+        next_cursor: Option<String>,
+    ) -> JsResult<String> {
+        lift(|| self.inner.tools_list_result_text(&tools, cache.as_deref(), next_cursor.as_deref()))
     }
 
     /// The protocol version string.
@@ -507,6 +512,8 @@ pub fn declare_tools(
 #[derive(Debug)]
 pub struct RawDiscovered {
     tools: Vec<ReceivedTool>,
+    accepted: Vec<usize>,
+    summary: String,
     warnings: String,
 }
 
@@ -518,7 +525,12 @@ impl RawDiscovered {
         lift(|| {
             let result = conn.inner.limits().parse_text(&result, "result")?;
             let discovered = ReceivedTool::discover(&result, &conn.inner)?;
-            Ok(RawDiscovered { warnings: facade::warnings(&discovered.warnings).to_string(), tools: discovered.tools })
+            Ok(RawDiscovered {
+                warnings: facade::warnings(&discovered.warnings).to_string(),
+                summary: discovered.to_json().to_string(),
+                accepted: discovered.accepted,
+                tools: discovered.tools,
+            })
         })
     }
 
@@ -528,10 +540,22 @@ impl RawDiscovered {
         std::mem::take(&mut self.tools).into_iter().map(RawReceivedTool::of).collect()
     }
 
-    /// The union of the tools' warning codes, as a JSON array.
+    /// The warnings (`{code, path}` each), as a JSON array.
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> String {
         self.warnings.clone()
+    }
+
+    /// `discover`'s answer as JSON text: names, `excluded`, `cache`, `nextCursor`, `warnings`.
+    #[wasm_bindgen(getter)]
+    pub fn summary(&self) -> String {
+        self.summary.clone()
+    }
+
+    /// The index in the result's `tools` of each accepted tool, in order.
+    #[wasm_bindgen(getter)]
+    pub fn accepted(&self) -> Vec<usize> {
+        self.accepted.clone()
     }
 }
 

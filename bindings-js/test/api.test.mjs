@@ -299,7 +299,7 @@ test("declare warnings, advertise per connection, migrate, runOperation", () => 
       { audience: "programmatic", format: "structured" },
     ],
   });
-  assert.deepEqual(tool.warnings, ["missing-schema"]);
+  assert.deepEqual(tool.warnings, [{ code: "missing-schema", path: "/outputVariants/1" }]);
   assert.equal(tool.name, "t");
   const server = mcp.declareTool(TOOL);
   const plain = new mcp.Connection();
@@ -320,7 +320,7 @@ test("declare warnings, advertise per connection, migrate, runOperation", () => 
   // MIG-2: declared with its legacy options, the migrated tool is the legacy Tool again under 2026-07-28.
   const served = mcp.declareTool(migrated.tool, { legacy: migrated.legacy });
   assert.deepEqual(served.advertise(new mcp.Connection({ protocolVersion: "2026-07-28" })), oldTool);
-  assert.deepEqual(mcp.migrateTool(oldTool).warnings, ["legacy-output-schema-dropped"]);
+  assert.deepEqual(mcp.migrateTool(oldTool).warnings, [{ code: "legacy-output-schema-dropped", path: "/outputSchema" }]);
   // LEG-8: a code-mode plan under an earlier revision names the consumer of structuredContent.
   const v2025 = new mcp.Connection({ protocolVersion: "2025-06-18" });
   const oldHost = mcp.acceptTool(oldTool, v2025);
@@ -518,10 +518,28 @@ test("declareTools, discoverTools: whole tools/list results on both sides (LIST-
   const { tools: received, warnings } = mcp.discoverTools(sent, conn);
   assert.deepEqual(received.map((t) => t.name), ["a", "b"]);
   assert.ok(received.every((t) => t instanceof mcp.ReceivedTool));
-  assert.deepEqual(warnings, ["missing-schema"]);
+  assert.deepEqual(warnings, [{ code: "missing-schema", path: "/tools/1/outputVariants/1" }]);
   assert.deepEqual(received[1].plan({ mode: "code" }), { requestedOutputs: [{ audience: "programmatic", format: "structured" }] });
-  const noTtl = thrown(() => mcp.discoverTools({ resultType: "complete", cacheScope: "private", tools: [] }, conn));
-  assert.equal(noTtl.code, "malformed");
+  const badTtl = thrown(() => mcp.discoverTools({ resultType: "complete", ttlMs: "0", cacheScope: "private", tools: [] }, conn));
+  assert.deepEqual([badTtl.code, badTtl.path], ["malformed", "/ttlMs"]);
+  // CACHE-1: an absent ttlMs is 0, with a warning at the result's root.
+  const noTtl = mcp.discoverTools({ resultType: "complete", cacheScope: "private", tools: [] }, conn);
+  assert.deepEqual([noTtl.cache, noTtl.warnings], [{ ttlMs: 0, cacheScope: "private" }, [{ code: "ttl-missing", path: "" }]]);
+  // LIST-3: a Tool the host rejects is excluded on its own; each usable tool keeps its own entry
+  // (the ReceivedTool after an excluded one is built from the right entry of the result).
+  const twice = { name: "twice", inputSchema: {}, outputVariants: [{ audience: "assistant", format: "content" }, { audience: "assistant", format: "content" }] };
+  const page = mcp.discoverTools({ ...sent, tools: [sent.tools[0], twice, sent.tools[1]], nextCursor: "p2" }, conn);
+  assert.deepEqual(page.tools.map((t) => t.name), ["a", "b"]);
+  assert.deepEqual(page.excluded, [
+    { index: 1, name: "twice", code: "duplicate-variant", path: "/tools/1/outputVariants/1", message: page.excluded[0].message },
+  ]);
+  assert.match(page.excluded[0].message, /declared twice/);
+  assert.equal(page.nextCursor, "p2");
+  assert.deepEqual(page.tools[1].plan({ mode: "code" }), { requestedOutputs: [{ audience: "programmatic", format: "structured" }] });
+  // LEG-9: a Tool passed through as given under an earlier revision loses outputVariants; LIST-4: the cursor is sent.
+  const july = new mcp.Connection({ protocolVersion: "2026-07-28" });
+  const passed = july.toolsListResult([twice], { nextCursor: "c" });
+  assert.deepEqual([passed.tools, passed.nextCursor], [[{ name: "twice", inputSchema: {} }], "c"]);
   const legacy = thrown(() => mcp.discoverTools({ ...sent, tools: [...sent.tools, { name: "old", inputSchema: {} }] }, conn));
   assert.deepEqual([legacy.code, legacy.path, legacy.jsonrpcCode], ["missing-output-variants", "/tools/2/outputVariants", null]);
 });
@@ -530,10 +548,10 @@ test("check and route answers: empty error results (ERR-5) and input_required (M
   const conn = new mcp.Connection();
   const host = mcp.acceptTool(mcp.declareTool(TOOL).advertise(conn), conn);
   const emptyError = { resultType: "complete", outputs: [], isError: true, _meta: { k: 1 } };
-  assert.deepEqual(host.check(undefined, emptyError), { warnings: ["empty-error-outputs"] });
-  assert.deepEqual(host.checkText(undefined, JSON.stringify(emptyError)), { warnings: ["empty-error-outputs"] });
+  assert.deepEqual(host.check(undefined, emptyError), { warnings: [{ code: "empty-error-outputs", path: "" }] });
+  assert.deepEqual(host.checkText(undefined, JSON.stringify(emptyError)), { warnings: [{ code: "empty-error-outputs", path: "" }] });
   const routed = host.route(undefined, emptyError);
-  assert.deepEqual([routed.isError, routed.model, routed.diagnostics, routed.dropped], [true, [], ["empty-error-outputs"], [{ meta: "k" }]]);
+  assert.deepEqual([routed.isError, routed.model, routed.diagnostics, routed.dropped], [true, [], [{ code: "empty-error-outputs", path: "" }], [{ meta: "k" }]]);
   const inputRequired = { resultType: "input_required", requestState: "s1" };
   assert.deepEqual(host.check(undefined, inputRequired), { resultType: "input_required" });
   assert.deepEqual(host.route(undefined, inputRequired), { resultType: "input_required" });
@@ -577,4 +595,26 @@ test("runOperation: an argument gets the depth it would get alone, and its side'
     { audience: "assistant", format: "content" },
     { audience: "programmatic", format: "structured", schema } ] };
   assert.deepEqual(mcp.runOperation("declare", { tool }), {});
+});
+
+test("a schema whose deferred compile fails is invalid-schema at the schema's own path, not under the output", () => {
+  // Issue 20: the path was spliced from two documents (/outputs/0/structuredContent/outputVariants/1/schema).
+  if (FLAVOUR === "full") return; // the full build compiles with its own validator
+  const failing = { getValidator: () => { throw new Error("this validator cannot compile it"); } };
+  const conn = new mcp.Connection({}, { validator: failing });
+  const tool = {
+    name: "t",
+    inputSchema: { type: "object" },
+    outputVariants: [
+      { audience: "assistant", format: "content" },
+      { audience: "programmatic", format: "structured", schema: { type: "object" } },
+    ],
+  };
+  const host = mcp.acceptTool(tool, conn);
+  const result = { outputs: [{ audience: "programmatic", format: "structured", structuredContent: {} }] };
+  const requested = [{ audience: "programmatic", format: "structured" }];
+  for (let call = 0; call < 2; call++) {
+    const error = thrown(() => host.route(requested, result));
+    assert.deepEqual([error.code, error.path], ["invalid-schema", "/outputVariants/1/schema"], `call ${call}`);
+  }
 });

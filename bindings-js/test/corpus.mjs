@@ -154,7 +154,12 @@ const setPaths = (op) =>
   op === "route" ? ["/dropped", "/diagnostics"] : op === "scenario" ? ["/route/dropped", "/route/diagnostics"] : ["/warnings"];
 
 const pick = (obj, keys) => Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
-const withWarnings = (warnings) => (warnings.length ? { warnings } : {});
+// The APIs report warnings and diagnostics as `{code, path}`; the contract compares codes only.
+const codes = (findings) => [...new Set(findings.map((f) => f.code))];
+const withWarnings = (warnings) => (warnings.length ? { warnings: codes(warnings) } : {});
+const contractCheck = (answer) => (answer.warnings ? { ...answer, warnings: codes(answer.warnings) } : answer);
+const contractRoute = (route) => (route.diagnostics ? { ...route, diagnostics: codes(route.diagnostics) } : route);
+const contractMigrate = (answer) => (answer.warnings ? { ...answer, warnings: codes(answer.warnings) } : answer);
 const text = (value) => (value === undefined ? undefined : JSON.stringify(value));
 
 /** Runs one case through the public API of every flavour; returns every path's outcome (`{ok}`
@@ -223,15 +228,15 @@ function runCaseIn(c, { mcp, validator }) {
       clientOp("plan", (tool) => tool.plan(planRequest));
       break;
     case "check":
-      clientOp("check", (tool) => tool.check(requested, input.result, routeOptions));
-      clientOp("checkText", (tool) => tool.checkText(text(requested), JSON.stringify(input.result), routeOptions));
+      clientOp("check", (tool) => contractCheck(tool.check(requested, input.result, routeOptions)));
+      clientOp("checkText", (tool) => contractCheck(tool.checkText(text(requested), JSON.stringify(input.result), routeOptions)));
       break;
     case "route":
-      clientOp("route", (tool) => tool.route(requested, input.result, routeOptions));
-      clientOp("routeText", (tool) => tool.routeText(text(requested), JSON.stringify(input.result), routeOptions));
+      clientOp("route", (tool) => contractRoute(tool.route(requested, input.result, routeOptions)));
+      clientOp("routeText", (tool) => contractRoute(tool.routeText(text(requested), JSON.stringify(input.result), routeOptions)));
       break;
     case "migrate":
-      attempt("migrateTool", () => mcp.migrateTool(input.legacyTool, input.options, options));
+      attempt("migrateTool", () => contractMigrate(mcp.migrateTool(input.legacyTool, input.options, options)));
       break;
     case "list":
       // The server's own tools are declared before the request's version is read, as in `ops`.
@@ -244,13 +249,18 @@ function runCaseIn(c, { mcp, validator }) {
           if (!(e instanceof mcp.McpOutputsError)) throw e;
           return mcp.runOperation(c.op, input, { validator });
         }
-        return { result: conn.toolsListResult(tools, { cache: input.cache }) };
+        return { result: conn.toolsListResult(tools, { cache: input.cache, nextCursor: input.nextCursor }) };
       });
       break;
     case "discover":
       withConnection("discoverTools", (conn) => {
-        const { tools, warnings } = mcp.discoverTools(input.result, conn);
-        return { tools: tools.map((t) => t.name), ...withWarnings(warnings) };
+        const { tools, excluded, warnings, ...page } = mcp.discoverTools(input.result, conn);
+        return {
+          tools: tools.map((t) => t.name),
+          excluded: excluded.map(({ index, name, code }) => ({ index, name, code })),
+          ...page,
+          ...withWarnings(warnings),
+        };
       });
       break;
     case "scenario":
@@ -259,7 +269,7 @@ function runCaseIn(c, { mcp, validator }) {
         const host = mcp.acceptTool(advertised, conn);
         const plan = host.plan(planRequest);
         const result = server.respond(conn, plan.requestedOutputs, input.produced);
-        const route = host.route(plan.requestedOutputs, result, pick(plan, ["legacyStructured"]));
+        const route = contractRoute(host.route(plan.requestedOutputs, result, pick(plan, ["legacyStructured"])));
         return { tool: advertised, ...pick(plan, ["requestedOutputs", "legacyStructured"]), result, route };
       });
       break;

@@ -15,9 +15,8 @@ const here = dirname(dirname(fileURLToPath(import.meta.url)));
 const corpus = join(here, "..", "tests", "corpus");
 const out = process.argv[2] ?? here;
 
-// The contract this corpus follows: version 2, with version 3's item 12 (bounded validation
-// work, SEC-4). Version 3's other items arrive with their implementation.
-const CONTRACT = { version: 2, fromVersion3: [12] };
+// The contract this corpus follows: version 3, every item.
+const CONTRACT = { version: 3 };
 
 // Lists an `ok` compares as sets, by op (corpus contract, "A case"); everything else is exact.
 const SET_PATHS = { route: ["/dropped", "/diagnostics"], scenario: ["/route/dropped", "/route/diagnostics"] };

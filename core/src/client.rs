@@ -245,7 +245,7 @@ impl ReceivedTool {
             {
                 return Err(Error::new(
                     ErrorCode::MissingOutputVariants,
-                    crate::error::pointer_index("/tools", i),
+                    format!("{}/outputVariants", crate::error::pointer_index("/tools", i)),
                     "a Tool without outputVariants under 2026-12-01 makes the whole tools/list response invalid",
                 ));
             }

@@ -17,6 +17,7 @@ import {
   type CheckAnswer,
   type DiscoveredTools,
   type InputRequiredRoute,
+  type OtherResultRoute,
   type ToolsListResult,
   type JsonObject,
   type ErrorCode,
@@ -49,7 +50,7 @@ const result: CallToolResult = server.respond(conn, requested, {
 });
 const answer: CheckAnswer = host.check(requested, result);
 const retry: boolean = answer.resultType === "input_required";
-const routedAny: Route | InputRequiredRoute = host.route(requested, result);
+const routedAny: Route | InputRequiredRoute | OtherResultRoute = host.route(requested, result);
 if ("resultType" in routedAny) throw new Error("a complete result was expected");
 const route: Route = routedAny;
 const wire: string = server.respondText(conn, JSON.stringify(requested), "{}");
