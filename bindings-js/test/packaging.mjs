@@ -62,16 +62,25 @@ test("npm pack: the tarball holds exactly the package files", () => {
     "api.js",
     "browser.js",
     "full-browser.js",
+    "full-manual.js",
+    "full-node-bundled.js",
     "full-node.js",
+    "full-workerd.js",
     "index.d.ts",
+    "manual.d.ts",
+    "manual.js",
+    "node-bundled.js",
     "node.js",
     "package.json",
     "sdk.d.ts",
     "sdk.js",
+    "wasm/core/inline.js",
     "wasm/core/mcp_outputs_js.js",
     "wasm/core/mcp_outputs_js_bg.wasm",
+    "wasm/full/inline.js",
     "wasm/full/mcp_outputs_js.js",
     "wasm/full/mcp_outputs_js_bg.wasm",
+    "workerd.js",
   ]);
 });
 
@@ -98,7 +107,8 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   const sdkExports = JSON.parse(execFileSync("node", ["sdk.mjs"], { cwd: project, encoding: "utf8" }));
   assert.deepEqual(sdkExports, ["McpOutputsClient", "McpOutputsRpcError", "connectTools", "jsonSchemaValidator", "serveTools", "toRpcError"]);
   assert.equal(pkg.exports["./sdk"].types, "./sdk.d.ts");
-  assert.equal(pkg.sideEffects, false);
+  // Only the loaders have side effects (they initialise the wasm): a bundler must keep them.
+  assert.deepEqual(pkg.sideEffects.slice().sort(), pkg.files.filter((f) => /(node|node-bundled|browser|workerd)\.js$/.test(f)).map((f) => `./${f}`).sort());
 });
 
 test("the browser entries run in headless Chromium", { timeout: 120_000 }, async () => {
