@@ -430,13 +430,15 @@ impl PyConnection {
 
     /// The tools/list result: each `ServerTool` advertised for this connection, each dict (a
     /// legacy Tool not yet migrated, before 2026-12-01 only) as given; `cache` is
-    /// `{"ttlMs", "cacheScope"}` (default 0 / "private", sent from 2026-07-28 on).
-    #[pyo3(signature = (tools, *, cache = None))]
+    /// `{"ttlMs", "cacheScope"}` (default 0 / "private", sent from 2026-07-28 on);
+    /// `next_cursor` is the page's `nextCursor`, sent as given (LIST-4).
+    #[pyo3(signature = (tools, *, cache = None, next_cursor = None))]
     fn tools_list_result(
         &self,
         py: Python<'_>,
         tools: &Bound<'_, PyAny>,
         cache: Option<&Bound<'_, PyAny>>,
+        next_cursor: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = tools.cast::<PyList>() {
@@ -462,7 +464,9 @@ impl PyConnection {
                 values.push(value);
             }
             let cache = opt_value(cache, limits).or_raise(py)?;
-            let result = self.inner.tools_list_result_json(values, cache.as_ref()).or_raise(py)?;
+            let next_cursor = opt_value(next_cursor, limits).or_raise(py)?;
+            let result =
+                self.inner.tools_list_result_json(values, cache.as_ref(), next_cursor.as_ref()).or_raise(py)?;
             Ok(to_py(py, &result)?.unbind())
         })
     }
@@ -817,10 +821,21 @@ fn route_to_py<'py>(
     originals: Option<&convert::Originals<'py>>,
     kept: &Kept<'py>,
 ) -> PyResult<Py<PyAny>> {
-    if route.input_required {
+    if route.input_required || route.result_type.is_some() {
         return Ok(to_py(py, &route.to_json())?.unbind());
     }
-    let Route { model, user, programmatic, extensions, view, dropped, diagnostics, is_error, input_required } = route;
+    let Route {
+        model,
+        user,
+        programmatic,
+        extensions,
+        view,
+        dropped,
+        diagnostics,
+        is_error,
+        input_required,
+        result_type,
+    } = route;
     let output = |value: &Value| -> PyResult<Bound<'py, PyAny>> {
         if let Some(found) = originals.and_then(|o| o.get(value)) {
             return Ok(found.clone());
@@ -842,6 +857,7 @@ fn route_to_py<'py>(
         diagnostics,
         is_error,
         input_required,
+        result_type,
     }
     .to_json();
     let dict = to_py_kept(py, &rest, kept)?.cast_into::<PyDict>()?;
@@ -902,18 +918,19 @@ fn check_requested_outputs(
 /// Migrates a 2026-07-28 Tool to a 2026-12-01 declaration (MIG-1): `{tool, legacy?, warnings?}`,
 /// where `legacy` holds the legacy options that keep the tool's established behaviour (MIG-2).
 #[pyfunction]
-#[pyo3(signature = (legacy_tool, *, programmatic_from_output_schema = false, apps = false, config = None))]
+#[pyo3(signature = (legacy_tool, *, programmatic_from_output_schema = false, assistant_from_output_schema = false, apps = false, config = None))]
 fn migrate_tool(
     py: Python<'_>,
     legacy_tool: &Bound<'_, PyAny>,
     programmatic_from_output_schema: bool,
+    assistant_from_output_schema: bool,
     apps: bool,
     config: Option<&Bound<'_, PyConfig>>,
 ) -> PyResult<Py<PyAny>> {
     guard(py, || {
         let config = config_of(config);
         let tool = arg(legacy_tool, &config.limits, "legacyTool").or_raise(py)?;
-        let options = MigrateOptions { programmatic_from_output_schema, apps };
+        let options = MigrateOptions { programmatic_from_output_schema, assistant_from_output_schema, apps };
         let out = migrate(&tool.value, options, &config.limits).or_raise(py)?;
         Ok(to_py(py, &out.to_json())?.unbind())
     })
@@ -942,15 +959,23 @@ fn declare_tools(
     })
 }
 
-/// Accepts a whole tools/list result as received (LIST-2): `{"tools": [ReceivedTool, …],
-/// "warnings": [codes]}`; the first rejected Tool makes the whole response invalid.
+/// Reads a whole tools/list result as received (LIST-2, LIST-3): `{"tools": [ReceivedTool, …],
+/// "excluded": [{index, name, code, path, message}], "cache"?, "nextCursor"?, "warnings":
+/// [{code, path}]}`; only a Tool without `outputVariants` under 2026-12-01 makes the whole
+/// response invalid, every other bad entry is excluded on its own.
 #[pyfunction]
 fn discover_tools(py: Python<'_>, result: &Bound<'_, PyAny>, conn: &Bound<'_, PyConnection>) -> PyResult<Py<PyAny>> {
     guard(py, || {
         let conn = &conn.get().inner;
         let result = arg(result, conn.limits(), "result").or_raise(py)?;
         let discovered = run_sized(py, result.size, || ReceivedTool::discover(&result.value, conn)).or_raise(py)?;
+        let summary = discovered.to_json();
         let dict = PyDict::new(py);
+        for key in ["excluded", "cache", "nextCursor"] {
+            if let Some(value) = summary.get(key) {
+                dict.set_item(key, to_py(py, value)?)?;
+            }
+        }
         dict.set_item("warnings", warnings_list(py, &discovered.warnings)?)?;
         let tools = discovered
             .tools

@@ -5,7 +5,7 @@ second time through the object API instead of `run`."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pytest
 
@@ -166,7 +166,7 @@ def test_apps_extension_view_and_config() -> None:
     apps = "io.modelcontextprotocol/ui"
     tool_json = dict(TOOL, outputVariants=TOOL["outputVariants"] + [{"audience": apps, "format": "structured"}])
     tool = ServerTool.declare(tool_json)
-    assert tool.warnings == ["missing-schema"]
+    assert tool.warnings == [{"code": "missing-schema", "path": "/outputVariants/2"}]
     plain = Connection()
     assert len(tool.advertise(plain)["outputVariants"]) == 2
     conn = Connection("2026-12-01", [apps])
@@ -195,7 +195,7 @@ def test_plan_schemas_and_require_schema() -> None:
     assert plan["schemas"][0]["schema"] == TOOL["outputVariants"][1]["schema"]
     bare = dict(TOOL, outputVariants=[TOOL["outputVariants"][0], {"audience": "programmatic", "format": "structured"}])
     loose = ReceivedTool.accept(bare, conn)
-    assert loose.warnings == ["missing-schema"]
+    assert [w["code"] for w in loose.warnings] == ["missing-schema"]
     with pytest.raises(mcp_outputs.MissingSchemaError):
         loose.plan("code", require_schema=True)
     with pytest.raises(mcp_outputs.MalformedError):
@@ -217,7 +217,8 @@ def test_migrate_tool() -> None:
     assert server.advertise(Connection("2026-07-28")) == legacy
     dropped = mcp_outputs.migrate_tool(legacy)
     assert dropped["tool"]["outputVariants"] == [{"audience": "assistant", "format": "content"}]
-    assert dropped.get("warnings") == ["legacy-output-schema-dropped"] and "legacy" not in dropped
+    assert dropped.get("warnings") == [{"code": "legacy-output-schema-dropped", "path": "/outputSchema"}]
+    assert "legacy" not in dropped
 
 
 def test_run_is_the_corpus_layer() -> None:
@@ -259,8 +260,10 @@ def _api_cases() -> List[corpus.Case]:
             continue  # the API takes these as bool keyword arguments
         if case.op == "plan" and (case.input.get("mode", "") is None or case.input.get("consumers", "") is None):
             continue
-        if any(case.input.get(key, "") is None for key in ("legacy", "legacyByTool", "cache")):
+        if any(case.input.get(key, "") is None for key in ("legacy", "legacyByTool", "cache", "requestedOutputs")):
             continue  # the API's keyword default None means "not given"; `run` covers JSON null
+        if isinstance(case.input.get("result"), str):
+            continue  # the API reads a str result as JSON text; `run` covers a JSON string
         out.append(case)
     return out
 
@@ -273,14 +276,42 @@ class _Local(Exception):
     """An error of a step before the server's own methods: compared by code only."""
 
 
+def _codes(findings: Sequence[Mapping[str, object]]) -> List[str]:
+    """The contract compares warning and diagnostic codes only, each once; the API gives
+    ``{code, path}``."""
+    out: List[str] = []
+    for finding in findings:
+        assert set(finding) == {"code", "path"} and isinstance(finding["path"], str), finding
+        code = finding["code"]
+        assert isinstance(code, str)
+        if code not in out:
+            out.append(code)
+    return out
+
+
+def _contract(answer: Dict[str, Any]) -> Dict[str, Any]:
+    out = dict(answer)
+    for key in ("warnings", "diagnostics"):
+        if key in out:
+            out[key] = _codes(out[key])
+    return out
+
+
 def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     """Runs a case through the object API; a server method's error keeps its JSON-RPC code,
     other errors are raised with `_server = False` (compared by code only)."""
-    config = (
-        Config(extensions=inp.get("extensions"), supported_versions=inp.get("supportedVersions"))
-        if "extensions" in inp or "supportedVersions" in inp
-        else None
-    )
+    try:
+        config = (
+            Config(extensions=inp.get("extensions"), supported_versions=inp.get("supportedVersions"))
+            if "extensions" in inp or "supportedVersions" in inp
+            else None
+        )
+    except McpOutputsError:
+        if op in ("accept", "plan", "check", "route", "discover"):
+            # The API reads its options before any request, so the per-request order of the
+            # client side (ERR-6: protocolVersion first) is the operation layer's.
+            return dict(mcp_outputs.run(op, inp))
+        raise
 
     def request_shape() -> None:
         if "requestedOutputs" in inp:
@@ -292,7 +323,16 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
     conn_args = (inp.get("protocolVersion"), inp.get("negotiated"))
     if op == "migrate":
         opts = inp.get("options") or {}
-        return dict(mcp_outputs.migrate_tool(inp["legacyTool"], programmatic_from_output_schema=opts.get("programmaticFromOutputSchema", False), apps=opts.get("apps", False)))
+        return _contract(
+            dict(
+                mcp_outputs.migrate_tool(
+                    inp["legacyTool"],
+                    programmatic_from_output_schema=opts.get("programmaticFromOutputSchema", False),
+                    assistant_from_output_schema=opts.get("assistantFromOutputSchema", False),
+                    apps=opts.get("apps", False),
+                )
+            )
+        )
     if op == "list":
         # The server's own tools are declared before the request's version is read, as in `ops`.
         tools = mcp_outputs.declare_tools(inp["tools"], legacy_by_tool=inp.get("legacyByTool"), config=config)
@@ -301,17 +341,21 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
         except McpOutputsError as e:
             e._server = False  # type: ignore[attr-defined]
             raise
-        return {"result": conn.tools_list_result(tools, cache=inp.get("cache"))}
+        return {"result": conn.tools_list_result(tools, cache=inp.get("cache"), next_cursor=inp.get("nextCursor"))}
     if op == "discover":
         discovered = mcp_outputs.discover_tools(inp["result"], Connection(*conn_args, config=config))
         names: Dict[str, Any] = {"tools": [t.name for t in discovered["tools"]]}
+        names["excluded"] = [{k: e[k] for k in ("index", "name", "code")} for e in discovered["excluded"]]
+        for key in ("cache", "nextCursor"):
+            if key in discovered:
+                names[key] = discovered[key]
         if discovered["warnings"]:
-            names["warnings"] = discovered["warnings"]
+            names["warnings"] = _codes(discovered["warnings"])
         return names
     if op in ("declare", "advertise", "select", "respond"):
         tool = ServerTool.declare(inp["tool"], inp.get("legacy"), config=config)
         if op == "declare":
-            return {"warnings": tool.warnings} if tool.warnings else {}
+            return {"warnings": _codes(tool.warnings)} if tool.warnings else {}
         request_shape()
         try:
             conn = Connection(*conn_args, config=config)
@@ -323,22 +367,17 @@ def _via_api(op: str, inp: Dict[str, Any]) -> Dict[str, Any]:
         if op == "select":
             return {"selection": tool.select(conn, _requested(inp))}
         return {"result": tool.respond(conn, _requested(inp), inp["produced"])}
-    # The order of `ops`' client side: a connection that cannot be made loses to a malformed
-    # request; otherwise the received tool (accept) comes before the request's shape.
-    try:
-        conn = Connection(*conn_args, config=config)
-    except McpOutputsError:
-        request_shape()
-        raise
+    # ERR-6, the client side's one order: the connection, the received tool (accept), the
+    # host's own options, the request, the result.
+    conn = Connection(*conn_args, config=config)
     host = ReceivedTool.accept(inp["tool"], conn)
-    request_shape()
     if op == "accept":
-        return {"warnings": host.warnings} if host.warnings else {}
+        return {"warnings": _codes(host.warnings)} if host.warnings else {}
     if op == "plan":
         return dict(host.plan(inp.get("mode"), inp.get("consumers"), require_schema=inp.get("requireSchema", False), schemas=inp.get("schemas", False)))
     if op == "check":
-        return dict(host.check(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured")))
-    return dict(host.route(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured")))
+        return _contract(dict(host.check(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured"))))
+    return _contract(dict(host.route(_requested(inp), inp["result"], legacy_structured=inp.get("legacyStructured"))))
 
 
 @pytest.mark.parametrize("case", _api_cases(), ids=lambda c: c.id)

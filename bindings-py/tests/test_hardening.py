@@ -22,9 +22,9 @@ from fixtures import REQ, TOOL, tool_with
 
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
-from mcp_outputs.types import InputRequiredRoute, Route
+from mcp_outputs.types import InputRequiredRoute, OtherResultRoute, Route
 
-def complete(route: Union[Route, InputRequiredRoute]) -> Route:
+def complete(route: Union[Route, InputRequiredRoute, OtherResultRoute]) -> Route:
     """The route of a complete result (an ``input_required`` answer fails the test)."""
     assert "resultType" not in route, route
     return route

@@ -15,7 +15,7 @@ from fixtures import tool_with
 
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool, ServerTool
-from mcp_outputs.types import InputRequiredRoute, Route
+from mcp_outputs.types import InputRequiredRoute, OtherResultRoute, Route
 
 APPS = "io.modelcontextprotocol/ui"
 SCHEMA: Dict[str, Any] = {
@@ -51,7 +51,7 @@ def stats() -> Tuple[int, int]:
     return mcp_outputs._mcp_outputs._payload_stats_for_tests()
 
 
-def complete(route: Union[Route, InputRequiredRoute]) -> Route:
+def complete(route: Union[Route, InputRequiredRoute, OtherResultRoute]) -> Route:
     """The route of a complete result (an ``input_required`` answer fails the test)."""
     assert "resultType" not in route, route
     return route

@@ -23,9 +23,9 @@ from mcp.shared.memory import create_client_server_memory_streams
 
 from mcp_outputs import Connection, MalformedError, McpOutputsError, ReceivedTool, ServerTool
 from mcp_outputs.sdk import SDK_REVISIONS, OutputsClient, OutputsServer, ToolCall
-from mcp_outputs.types import InputRequiredRoute, Route
+from mcp_outputs.types import InputRequiredRoute, OtherResultRoute, Route
 
-def complete(route: Union[Route, InputRequiredRoute]) -> Route:
+def complete(route: Union[Route, InputRequiredRoute, OtherResultRoute]) -> Route:
     """The route of a complete result (an ``input_required`` answer fails the test)."""
     assert "resultType" not in route, route
     return route

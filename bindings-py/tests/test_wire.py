@@ -165,10 +165,23 @@ def test_whole_tools_lists_on_both_sides() -> None:
     conn = Connection("2026-12-01", [APPS])
     discovered = mcp_outputs.discover_tools(conn.tools_list_result(declared), conn)
     assert [t.name for t in discovered["tools"]] == ["t", "u"]
-    assert discovered["warnings"] == ["missing-schema"]
+    assert [w["code"] for w in discovered["warnings"]] == ["missing-schema"]
     assert discovered["tools"][0].plan("code") == {"requestedOutputs": [{"audience": "programmatic", "format": "structured"}]}
     with pytest.raises(MalformedError):
-        mcp_outputs.discover_tools({"resultType": "complete", "ttlMs": 0, "tools": []}, conn)
+        mcp_outputs.discover_tools({"resultType": "complete", "ttlMs": "0", "tools": []}, conn)
+    # CACHE-1: a missing cacheScope is repaired to private, with a warning at the result's root.
+    repaired = mcp_outputs.discover_tools({"resultType": "complete", "ttlMs": 0, "tools": []}, conn)
+    assert (repaired.get("cache"), repaired["warnings"]) == (
+        {"ttlMs": 0, "cacheScope": "private"},
+        [{"code": "cache-scope-missing", "path": ""}],
+    )
+    # LIST-3: a Tool the host rejects is excluded on its own, with where and why.
+    bad = {"name": "b", "inputSchema": {}, "outputVariants": [{"audience": "assistant", "format": "content"}] * 2}
+    page = mcp_outputs.discover_tools({"ttlMs": 0, "cacheScope": "private", "tools": [TOOL, bad], "nextCursor": "n"}, conn)
+    assert [t.name for t in page["tools"]] == ["t"]
+    excluded = page["excluded"][0]
+    assert (excluded["index"], excluded["name"], excluded["code"], excluded["path"]) == (1, "b", "duplicate-variant", "/tools/1/outputVariants/1")
+    assert page.get("nextCursor") == "n"
     with pytest.raises(MissingOutputVariantsError) as legacy:
         mcp_outputs.discover_tools('{"ttlMs": 0, "cacheScope": "private", "tools": [{"name": "o", "inputSchema": {}}]}', conn)
     assert (legacy.value.path, legacy.value.jsonrpc_code) == ("/tools/0/outputVariants", None)
@@ -179,10 +192,10 @@ def test_check_and_route_answers() -> None:
     conn = Connection()
     host = ReceivedTool.accept(ServerTool.declare(TOOL).advertise(conn), conn)
     empty: Dict[str, Any] = {"resultType": "complete", "outputs": [], "isError": True, "_meta": {"k": 1}}
-    assert host.check(None, empty) == {"warnings": ["empty-error-outputs"]}
+    assert host.check(None, empty) == {"warnings": [{"code": "empty-error-outputs", "path": ""}]}
     route = host.route(None, empty)
     assert "resultType" not in route
-    assert (route["isError"], route["model"], route["diagnostics"]) == (True, [], ["empty-error-outputs"])
+    assert (route["isError"], route["model"], route["diagnostics"]) == (True, [], [{"code": "empty-error-outputs", "path": ""}])
     assert route["dropped"] == [{"meta": "k"}]
     asked: Dict[str, Any] = {"resultType": "input_required", "inputRequests": {"a": {"method": "elicitation/create"}}}
     assert host.check(None, asked) == {"resultType": "input_required"}

@@ -199,7 +199,7 @@ fn read_variant(raw: &Value, path: &str, judge: Judge<'_>, warnings: &mut Vec<Wa
                 return Err(Error::new(
                     ErrorCode::UnnegotiatedExtension,
                     pointer_push(path, "audience"),
-                    format!("the server sent a variant for {id}, which this connection did not negotiate"),
+                    format!("the server sent a variant for {id}, which was not negotiated for this request"),
                 ))
             }
             _ => {}

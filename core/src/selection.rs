@@ -108,7 +108,7 @@ pub(crate) fn resolve(items: &[Value], conn: &Connection, base: &str) -> Result<
             return Err(Error::new(
                 ErrorCode::UnnegotiatedExtension,
                 pointer_push(&pointer_index(base, i), "audience"),
-                format!("{} was not negotiated on this connection", selector.audience.as_str()),
+                format!("{} was not negotiated for this request", selector.audience.as_str()),
             ));
         }
     }

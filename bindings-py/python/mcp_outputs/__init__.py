@@ -38,6 +38,7 @@ from ._errors import (
     MissingOutputError,
     MissingOutputVariantsError,
     MissingSchemaError,
+    DuplicateToolNameError,
     OutputShapeMismatchError,
     RequestedOutputsOnLegacyVersionError,
     SchemaViolationError,
@@ -111,4 +112,5 @@ __all__ = [
     "EmptyAssistantContentError",
     "EmptyErrorOutputsError",
     "MissingSchemaError",
+    "DuplicateToolNameError",
 ]

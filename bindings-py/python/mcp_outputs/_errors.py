@@ -39,6 +39,7 @@ __all__ = [
     "EmptyAssistantContentError",
     "EmptyErrorOutputsError",
     "MissingSchemaError",
+    "DuplicateToolNameError",
     "ERROR_CLASSES",
 ]
 
@@ -179,6 +180,12 @@ class MissingSchemaError(McpOutputsError):
     """A structured variant without a schema, when the plan requires schemas (DECL-7)."""
 
 
+class DuplicateToolNameError(McpOutputsError):
+    """A Tool whose name another Tool of the same tools/list page has (LIST-3). Only ever the
+    ``code`` of an excluded tool in ``discover_tools``; never raised, defined so that every code
+    has its class."""
+
+
 #: The exception class of each error code of the core.
 ERROR_CLASSES: Dict[ErrorCode, Type[McpOutputsError]] = {
     "malformed": MalformedError,
@@ -204,6 +211,7 @@ ERROR_CLASSES: Dict[ErrorCode, Type[McpOutputsError]] = {
     "empty-assistant-content": EmptyAssistantContentError,
     "empty-error-outputs": EmptyErrorOutputsError,
     "missing-schema": MissingSchemaError,
+    "duplicate-tool-name": DuplicateToolNameError,
 }
 
 

@@ -18,6 +18,7 @@ from mcp_outputs.types import (
     LimitOptions,
     Limits,
     MigrateResult,
+    OtherResultRoute,
     Mode,
     Plan,
     ProducedOutputs,
@@ -25,7 +26,7 @@ from mcp_outputs.types import (
     Route,
     Selector,
     ToolsListResult,
-    WarningCode,
+    Warning,
 )
 
 _Json = Union[str, bytes]
@@ -124,6 +125,7 @@ class Connection:
         tools: Sequence[Union["ServerTool", JsonInput]],
         *,
         cache: Optional[ListCache] = None,
+        next_cursor: Optional[str] = None,
     ) -> ToolsListResult: ...
 
 @final
@@ -140,7 +142,7 @@ class ServerTool:
     @property
     def name(self) -> str: ...
     @property
-    def warnings(self) -> List[WarningCode]: ...
+    def warnings(self) -> List[Warning]: ...
     @property
     def config(self) -> Config: ...
     def advertise(self, conn: Connection) -> Dict[str, Any]: ...
@@ -165,7 +167,7 @@ class ReceivedTool:
     @property
     def name(self) -> str: ...
     @property
-    def warnings(self) -> List[WarningCode]: ...
+    def warnings(self) -> List[Warning]: ...
     @property
     def connection(self) -> Connection: ...
     def plan(
@@ -189,13 +191,14 @@ class ReceivedTool:
         result: Union[JsonInput, _Json],
         *,
         legacy_structured: Optional[str] = None,
-    ) -> Union[Route, InputRequiredRoute]: ...
+    ) -> Union[Route, InputRequiredRoute, OtherResultRoute]: ...
 
 def run(op: str, input: Union[JsonInput, _Json]) -> Dict[str, Any]: ...
 def migrate_tool(
     legacy_tool: Union[JsonInput, _Json],
     *,
     programmatic_from_output_schema: bool = False,
+    assistant_from_output_schema: bool = False,
     apps: bool = False,
     config: Optional[Config] = None,
 ) -> MigrateResult: ...

@@ -38,11 +38,12 @@ from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, RootModel, ValidationError
 
-from ._errors import McpOutputsError
-from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool
+from ._errors import ERROR_CLASSES, McpOutputsError
+from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool, discover_tools
 from .types import (
     CallToolResult,
     InputRequiredRoute,
+    OtherResultRoute,
     JsonInput,
     JsonObject,
     ListCache,
@@ -318,9 +319,10 @@ class CallOutcome:
     """The ``CallToolResult`` as received (the SDK validated it first)."""
     requested_outputs: Optional[List[Selector]]
     plan: Plan
-    route: Union[Route, InputRequiredRoute]
+    route: Union[Route, InputRequiredRoute, OtherResultRoute]
     """Each output by its audience: what the host may put on the model route, and the rest; or,
-    for an ``input_required`` answer (2026-07-28 on, MRTR-1), the server's input requests."""
+    for an ``input_required`` answer (2026-07-28 on, MRTR-1), the server's input requests; or, for
+    an answer of another kind (RT-1), its ``resultType`` for the extension that defined it."""
 
 
 @dataclass
@@ -370,23 +372,36 @@ class OutputsClient:
             yield cls(session, conn, client_caps, server_caps)
 
     async def list_tools(self) -> Dict[str, ReceivedTool]:
-        """``tools/list`` (every page), each raw entry accepted by the package once."""
+        """``tools/list`` (every page), each page read by the package's ``discover_tools``: a
+        Tool it rejects is excluded on its own, into ``rejected`` (LIST-3); a name listed twice,
+        in one page or across pages, is excluded every time (``duplicate-tool-name``)."""
         cursor: Optional[str] = None
         tools: Dict[str, ReceivedTool] = {}
         rejected: Dict[str, McpOutputsError] = {}
+        seen: Dict[str, int] = {}
+        offset = 0
         while True:
             params = self.connection.request_params({} if cursor is None else {"cursor": cursor}, self.client_capabilities)
             raw = (await self.session.send_request(_RawListToolsRequest(params=params or None), _RawResult)).root
-            entries = raw.get("tools")
-            for i, entry in enumerate(entries if isinstance(entries, list) else []):
-                name = entry.get("name") if isinstance(entry, dict) else None
-                key = name if isinstance(name, str) else f"#{i}"
-                try:
-                    tools[key] = ReceivedTool.accept(entry, self.connection)
-                except McpOutputsError as e:
-                    rejected[key] = e
-            next_cursor = raw.get("nextCursor")
-            if not isinstance(next_cursor, str):
+            page = discover_tools(raw, self.connection)
+            for excluded in page["excluded"]:
+                index = excluded["index"] + offset
+                key = excluded["name"] if excluded["name"] is not None else f"#{index}"
+                error_class = ERROR_CLASSES.get(excluded["code"], McpOutputsError)
+                rejected[key] = error_class(excluded["code"], excluded["message"], excluded["path"])
+            for tool in page["tools"]:
+                seen[tool.name] = seen.get(tool.name, 0) + 1
+                if seen[tool.name] > 1 or tool.name in rejected:
+                    # Decision (LIST-4): a host that merges pages judges names across them.
+                    tools.pop(tool.name, None)
+                    rejected[tool.name] = ERROR_CLASSES["duplicate-tool-name"](
+                        "duplicate-tool-name", f"two pages of tools/list name {tool.name!r}", ""
+                    )
+                else:
+                    tools[tool.name] = tool
+            offset += len(raw.get("tools") or [])
+            next_cursor = page.get("nextCursor")
+            if not next_cursor:
                 break
             cursor = next_cursor
         self.tools, self.rejected = tools, rejected

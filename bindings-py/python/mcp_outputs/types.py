@@ -27,6 +27,8 @@ __all__ = [
     "AnyErrorCode",
     "WarningCode",
     "DiagnosticCode",
+    "Warning",
+    "Diagnostic",
     "ProtocolVersion",
     "Mode",
     "CoreAudience",
@@ -58,9 +60,11 @@ __all__ = [
     "Dropped",
     "Route",
     "InputRequiredRoute",
+    "OtherResultRoute",
     "CheckAnswer",
     "ListCache",
     "ToolsListResult",
+    "ExcludedTool",
     "DiscoveredTools",
     "ExtensionDefinition",
     "LimitOptions",
@@ -93,6 +97,7 @@ ErrorCode: TypeAlias = Literal[
     "empty-assistant-content",
     "empty-error-outputs",
     "missing-schema",
+    "duplicate-tool-name",
 ]
 
 #: Every ``code`` an exception can carry: the core's, plus ``InternalError``'s.
@@ -102,11 +107,34 @@ AnyErrorCode: TypeAlias = Union[ErrorCode, Literal["internal-error"]]
 #: ignored-output-schema), ``check`` (empty-error-outputs only), ``migrate_tool``
 #: (legacy-output-schema-dropped).
 WarningCode: TypeAlias = Literal[
-    "missing-schema", "ignored-output-schema", "empty-error-outputs", "legacy-output-schema-dropped"
+    "missing-schema",
+    "ignored-output-schema",
+    "empty-error-outputs",
+    "legacy-output-schema-dropped",
+    "ttl-missing",
+    "ttl-negative",
+    "cache-scope-missing",
+    "cache-scope-unknown",
+    "unrecognized-result-type",
+    "legacy-fields-ignored",
 ]
 
 #: Findings in a route's ``diagnostics``.
-DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict", "empty-error-outputs"]
+DiagnosticCode: TypeAlias = Literal["annotation-audience-conflict", "empty-error-outputs", "legacy-fields-ignored"]
+
+
+class Warning(TypedDict):
+    """A warning, with the JSON Pointer of the place it concerns (``""``: the whole input)."""
+
+    code: WarningCode
+    path: str
+
+
+class Diagnostic(TypedDict):
+    """A route's finding, with the JSON Pointer of the place it concerns in the result."""
+
+    code: DiagnosticCode
+    path: str
 
 #: The supported protocol revisions, oldest first.
 ProtocolVersion: TypeAlias = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
@@ -208,7 +236,7 @@ class MigrateResult(_MigrateRequired, total=False):
     none)."""
 
     legacy: LegacyOptions
-    warnings: List[WarningCode]
+    warnings: List[Warning]
 
 
 #: A content block (``{"type": "text", "text": ...}``, ``image``, ``audio``, ``resource_link``,
@@ -287,9 +315,10 @@ class DroppedMeta(TypedDict):
 
 
 class DroppedLegacy(TypedDict):
-    """A legacy ``structuredContent`` with no consumer."""
+    """A legacy ``structuredContent`` with no consumer (LEG-5), or a legacy field beside
+    ``outputs`` in a 2026-12-01 result (RES-8)."""
 
-    legacy: Literal["structuredContent"]
+    legacy: Literal["structuredContent", "content"]
 
 
 Dropped: TypeAlias = Union[DroppedMeta, DroppedLegacy]
@@ -305,7 +334,7 @@ class Route(TypedDict):
     extensions: Dict[str, List[ToolResultOutput]]
     view: Optional[Dict[str, Any]]
     dropped: List[Dropped]
-    diagnostics: List[DiagnosticCode]
+    diagnostics: List[Diagnostic]
     isError: bool
 
 
@@ -318,12 +347,21 @@ class InputRequiredRoute(TypedDict):
     resultType: Literal["input_required"]
 
 
-class CheckAnswer(TypedDict, total=False):
-    """What ``ReceivedTool.check`` answers for a valid result: ``{}``,
-    ``{"warnings": ["empty-error-outputs"]}`` (ERR-5) or ``{"resultType": "input_required"}``."""
+class OtherResultRoute(TypedDict):
+    """An answer of a kind an extension defines (``resultType`` another string, e.g. Tasks'
+    ``"task"``, RT-1): nothing is routed; hand it to that extension."""
 
-    warnings: List[WarningCode]
-    resultType: Literal["input_required"]
+    resultType: str
+
+
+class CheckAnswer(TypedDict, total=False):
+    """What ``ReceivedTool.check`` answers for a valid result: ``{}``, ``warnings``
+    (``{code, path}`` each: ``empty-error-outputs``, ``legacy-fields-ignored``,
+    ``unrecognized-result-type``), and ``resultType`` for an ``input_required`` answer or one of
+    another kind."""
+
+    warnings: List[Warning]
+    resultType: str
 
 
 class ListCache(TypedDict):
@@ -338,18 +376,38 @@ class _ToolsListRequired(TypedDict):
 
 
 class ToolsListResult(_ToolsListRequired, total=False):
-    """A tools/list result: ``resultType``, ``ttlMs`` and ``cacheScope`` from 2026-07-28 on."""
+    """A tools/list result: ``resultType``, ``ttlMs`` and ``cacheScope`` from 2026-07-28 on;
+    ``nextCursor`` for a page that has a next one (LIST-4)."""
 
     resultType: Literal["complete"]
     ttlMs: int
     cacheScope: Literal["public", "private"]
+    nextCursor: str
 
 
-class DiscoveredTools(TypedDict):
-    """A whole tools/list result accepted by ``discover_tools`` (LIST-2)."""
+class ExcludedTool(TypedDict):
+    """A tools/list entry the host cannot use, excluded on its own (LIST-3)."""
 
+    index: int
+    name: Optional[str]
+    code: ErrorCode
+    path: str
+    message: str
+
+
+class _DiscoveredRequired(TypedDict):
     tools: List["ReceivedTool"]
-    warnings: List[WarningCode]
+    excluded: List[ExcludedTool]
+    warnings: List[Warning]
+
+
+class DiscoveredTools(_DiscoveredRequired, total=False):
+    """A whole tools/list result read by ``discover_tools`` (LIST-2, LIST-3): the usable tools,
+    the entries excluded on their own, the cache fields as the host should use them (from
+    2026-07-28 on, CACHE-1) and the page's ``nextCursor`` (LIST-4)."""
+
+    cache: ListCache
+    nextCursor: str
 
 
 class _ExtensionRequired(TypedDict):
@@ -364,6 +422,8 @@ class ExtensionDefinition(_ExtensionRequired, total=False):
     metaKey: Optional[str]
     legacyProjection: bool
     schemas: Literal["perVariant", "extension"]
+    #: Further audience identifiers with the same prefix as ``id`` (EXT-5).
+    audiences: Sequence[str]
 
 
 class LimitOptions(TypedDict, total=False):
