@@ -132,7 +132,10 @@ async function openSession(open, rev, apps, rec) {
       if (conn.protocolVersion === undefined && "sessionId" in conn) conn.protocolVersion = rev;
       await conn.notify("notifications/initialized");
     } else {
-      if ("sessionId" in conn) conn.protocolVersion = rev;
+      if ("sessionId" in conn) {
+        conn.protocolVersion = rev;
+        conn.perRequest = true;
+      }
       const m = await session.request("server/discover");
       if (m.error) {
         if (m.error.code === -32022) judgeUnsupportedError(m.error, rev, rec, where);
@@ -410,6 +413,7 @@ export async function checkServer(target, options = {}) {
     const session = await openSession(open, "2026-07-28", false, rec);
     if (!session.unsupported) {
       try {
+        if (session.conn.perRequest) session.conn.protocolVersion = "2031-01-01";
         const m = await session.conn.send("server/discover", { _meta: { "io.modelcontextprotocol/protocolVersion": "2031-01-01", "io.modelcontextprotocol/clientCapabilities": {} } });
         if (m.error) judgeUnsupportedError(m.error, "2031-01-01", rec, "2031-01-01");
         else rec.record("version.unsupported-error", false, "2031-01-01", "server/discover for an unknown revision answered a result");

@@ -114,10 +114,16 @@ class HttpConnection {
     this.protocolVersion = undefined;
   }
 
-  headers() {
+  headers(message) {
     const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (this.sessionId) h["mcp-session-id"] = this.sessionId;
     if (this.protocolVersion) h["mcp-protocol-version"] = this.protocolVersion;
+    // From 2026-07-28 the transport repeats the method (and a tool's name) in headers.
+    if (this.perRequest && message?.method) {
+      h["mcp-method"] = message.method;
+      const name = message.params?.name;
+      if (typeof name === "string" && /^[\x21-\x7e]*$/.test(name)) h["mcp-name"] = name;
+    }
     return h;
   }
 
@@ -126,7 +132,7 @@ class HttpConnection {
     try {
       response = await fetch(this.url, {
         method: "POST",
-        headers: this.headers(),
+        headers: this.headers(message),
         body: JSON.stringify(message),
         signal: AbortSignal.timeout(this.timeoutMs),
       });

@@ -93,8 +93,13 @@ test("npm pack holds exactly the data, the guide and the examples", () => {
   kitTarball = join(work, packed.filename);
   const inside = packed.files.map((f) => f.path).sort();
   const expected = [
+    "CLI.md",
     "GUIDE.md",
     "README.md",
+    "bin/mcp-outputs-conformance.mjs",
+    "checker/check-server.mjs",
+    "checker/checks.mjs",
+    "checker/transport.mjs",
     "examples/adapter-mcp-outputs.mjs",
     "examples/runner.mjs",
     "manifest.json",
@@ -120,7 +125,7 @@ test("the README's commands run as written in a fresh project", () => {
   let ran = 0;
   for (const line of blocks[0].split("\n")) {
     if (line === "npm install mcp-outputs-conformance mcp-outputs") {
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", kitTarball, implTarball], { cwd: project, stdio: "pipe" });
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", kitTarball, implTarball], { cwd: project, stdio: "pipe" });
     } else {
       const [command, ...args] = line.split(" ");
       const output = execFileSync(command, args, { cwd: project, encoding: "utf8" });
