@@ -5,11 +5,14 @@ import type {
   CallToolResult,
   Connection,
   DeclareOptions,
+  ExcludedTool,
+  InputRequiredRoute,
   JsonObject,
   JsonSchemaValidator,
   LegacyOptions,
   LibraryOptions,
   McpOutputsError,
+  OtherResultRoute,
   Plan,
   PlanRequest,
   ProducedOutputs,
@@ -83,6 +86,8 @@ export declare class McpOutputsClient {
   readonly connection: Connection;
   /** The raw tools/list entries, as the server sent them. */
   readonly entries: Tool[];
+  /** The entries the package excluded on their own (LIST-3), `index` into `entries`; a name listed twice, in one page or across pages, is excluded every time. */
+  readonly excluded: ExcludedTool[];
   /** The negotiated protocol revision. */
   readonly protocolVersion: ProtocolVersion;
   tool(name: string): ReceivedTool;
@@ -92,7 +97,7 @@ export declare class McpOutputsClient {
     args: JsonObject | undefined,
     request?: PlanRequest,
     options?: unknown,
-  ): Promise<{ plan: Plan; result: CallToolResult; route: Route }>;
+  ): Promise<{ plan: Plan; result: CallToolResult; route: Route | InputRequiredRoute | OtherResultRoute }>;
 }
 
 /** A `jsonSchemaValidator` backed by the package's compiled schemas (compile once, validate many):

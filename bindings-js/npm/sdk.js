@@ -4,7 +4,7 @@
 // which capabilities were on the wire, and how an error travels. Every protocol decision
 // (projection, selection, validation, routing) is the core's. The SDKs are optional peer
 // dependencies: nothing here imports them; the adapters work on the instances they are given.
-import { Connection, McpOutputsError, ServerTool, acceptTool } from "mcp-outputs";
+import { Connection, McpOutputsError, ServerTool, discoverTools } from "mcp-outputs";
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
@@ -282,6 +282,7 @@ export async function connectTools(client, transport, options = {}) {
     libraryOptions,
   );
   const entries = [];
+  const pages = [];
   let cursor;
   do {
     const params = conn.requestParams(cursor === undefined ? {} : { cursor }, clientCapabilities);
@@ -292,11 +293,12 @@ export async function connectTools(client, transport, options = {}) {
       throw new McpOutputsError("malformed", "tools/list result: tools must be an array", "/tools");
     }
     entries.push(...page.tools);
+    pages.push(page);
     cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
   } while (cursor !== undefined);
-  // Server output is untrusted: every entry is accepted (validated, schemas compiled) first, so
-  // a bad one is the package's typed error.
-  const tools = new McpOutputsClient(sdk, conn, entries, clientCapabilities);
+  // Server output is untrusted: each page is read by the package (every entry validated, schemas
+  // compiled); a bad entry is excluded on its own (LIST-3), a page the SEP calls invalid throws.
+  const tools = new McpOutputsClient(sdk, conn, entries, clientCapabilities, pages);
   // The SDK's callTool validates structured results against the output schemas it learnt from
   // its own typed listTools: let it learn them, so its validation runs.
   await sdk.listTools();
@@ -305,13 +307,35 @@ export async function connectTools(client, transport, options = {}) {
 
 /** The tools of one connection by name; `call` plans, calls through the SDK, checks and routes. */
 export class McpOutputsClient {
-  constructor(client, connection, entries, clientCapabilities) {
+  constructor(client, connection, entries, clientCapabilities, pages = [{ tools: entries }]) {
     this.client = client;
     this.connection = connection;
     /** The raw tools/list entries, as the server sent them. */
     this.entries = entries;
+    /** The entries the package excluded (`{index, name, code, path, message}`, index into `entries`). */
+    this.excluded = [];
     this._clientCapabilities = clientCapabilities;
-    this._tools = new Map(entries.map((entry) => [entry?.name, acceptTool(entry, connection)]));
+    this._tools = new Map();
+    let offset = 0;
+    for (const page of pages) {
+      const { tools, excluded } = discoverTools(page, connection);
+      this.excluded.push(...excluded.map((e) => ({ ...e, index: e.index + offset })));
+      for (const tool of tools) {
+        const earlier = this.excluded.some((e) => e.name === tool.name);
+        if (this._tools.has(tool.name) || earlier) {
+          // Decision (LIST-4): a host that merges pages judges names across them.
+          this._tools.delete(tool.name);
+          this.excluded.push({
+            index: offset + page.tools.findIndex((t) => t?.name === tool.name),
+            name: tool.name,
+            code: "duplicate-tool-name",
+            path: "",
+            message: `two pages of tools/list name ${JSON.stringify(tool.name)}`,
+          });
+        } else this._tools.set(tool.name, tool);
+      }
+      offset += page.tools.length;
+    }
   }
   /** The negotiated protocol revision. */
   get protocolVersion() {

@@ -343,6 +343,27 @@ function renderToolsList(trace, declaration) {
         : empty(`${name} is not in tools/list.`),
     );
   }
+  if (trace.excluded?.length) {
+    parts.push(
+      note(
+        "Excluded from tools/list on its own (LIST-3): the host uses every other tool.",
+      ),
+      el(
+        "ul",
+        { "data-role": "excluded" },
+        ...trace.excluded.map(({ index, name, code, path, message }) =>
+          el(
+            "li",
+            { "data-code": code, "data-index": String(index) },
+            el("b", {}, name ?? "(no name)"),
+            ` — tools[${index}]: `,
+            el("code", {}, code),
+            ` at ${path}: ${message}`,
+          ),
+        ),
+      ),
+    );
+  }
   if (trace.listCache) {
     parts.push(
       note(
@@ -534,7 +555,7 @@ function renderVerdict(trace) {
       ),
       r.view ? ", a View payload for the App View" : ", no View payload",
       r.isError ? [" · ", el("b", { "data-role": "is-error" }, "the tool reported an error (isError)")] : "",
-      r.diagnostics.length ? ` · diagnostics: ${r.diagnostics.join(", ")}` : "",
+      r.diagnostics.length ? ` · diagnostics: ${r.diagnostics.map((d) => d.code).join(", ")}` : "",
       ".",
     );
   }
@@ -727,9 +748,12 @@ function renderDropped(trace, declaration, produced) {
     "annotation-audience-conflict":
       " — a block's annotations.audience disagrees with its output's audience; the output's audience decides (AUD-2).",
     "empty-error-outputs": " — the tool reported an error with no output: nothing to route, the failure is kept (ERR-5).",
+    "legacy-fields-ignored":
+      " — a legacy content/structuredContent mirror beside outputs: not the answer to this request, delivered to no one (RES-8).",
   };
-  for (const diagnostic of route.diagnostics) {
-    item("diagnostic", el("code", {}, diagnostic), diagnosticText[diagnostic] ?? " — reported by the host's route.");
+  for (const { code, path } of route.diagnostics) {
+    const where = path ? ` (at ${path})` : "";
+    item("diagnostic", el("code", {}, code), (diagnosticText[code] ?? " — reported by the host's route.") + where);
   }
   // What the server computed but did not send: everything not requested (RES-1).
   const sent = trace.call.response.result?.outputs;

@@ -71,8 +71,9 @@ export class DemoHost {
   }
 
   callOn(conn, capabilities, trace, options) {
-    // 2. tools/list, accepted as a whole for this connection: a Tool without outputVariants on
-    // 2026-12-01 (or any Tool the host rejects) makes the whole response invalid (PLAN-14, LIST-2).
+    // 2. tools/list, read for this connection: a Tool without outputVariants on 2026-12-01 makes
+    // the whole response invalid (PLAN-14, LIST-2); any other Tool the host rejects is excluded
+    // on its own (LIST-3).
     trace.toolsList = this.exchange("tools/list", conn.requestParams({}, capabilities));
     const listResult = trace.toolsList.response.result;
     if (!listResult) return { ...trace, stop: "not-listed" };
@@ -85,6 +86,8 @@ export class DemoHost {
     } catch (error) {
       return { ...trace, listError: errorJson(error), stop: "rejected-list" };
     }
+    // LIST-3: a bad entry is excluded on its own, with its reason; the other tools stay usable.
+    trace.excluded = discovered.excluded;
     let received = null;
     for (const tool of discovered.tools) {
       if (!received && tool.name === trace.toolName) received = tool;

@@ -28,6 +28,10 @@ export const SERVER_BEHAVIOURS = {
     label: "non-conforming: lists an un-migrated Tool on 2026-12-01",
     hint: "Sends its legacy tools as given in every revision, 2026-12-01 too: the host must treat the whole tools/list response as invalid (LIST-2).",
   },
+  "lists-broken": {
+    label: "non-conforming: lists a malformed Tool and two Tools with one name",
+    hint: "Splices a Tool that declares assistant/content twice and two Tools named alike into tools/list: the host excludes just those entries, each with its reason, and uses the others (LIST-3).",
+  },
   "send-all": {
     label: "non-conforming: sends everything",
     hint: "Ignores requestedOutputs and sends every output the tool computed, unvalidated, in the 2026-12-01 shape: the host must refuse it.",
@@ -48,9 +52,11 @@ export class DemoServer {
     this.rejected = new Map();
     this.produced = new Map();
     this.behaviour = "conforming";
-    /** The SEP-2549 cache hints of tools/list (sent from 2026-07-28 on): the catalogue is the same
-     * for every user, so a shared cache may keep it for five minutes. */
-    this.listCache = { ttlMs: 300_000, cacheScope: "public" };
+    /** The SEP-2549 cache hints of tools/list (sent from 2026-07-28 on). The catalogue is the same
+     * for every user, but the list varies with the extensions each request carries (the ui variant
+     * is advertised only when Apps is negotiated): a shared cache keyed without them would serve
+     * one client's projection to another, so the scope is private. */
+    this.listCache = { ttlMs: 300_000, cacheScope: "private" };
     this.session = null;
   }
 
@@ -171,6 +177,22 @@ export class DemoServer {
     const result = conn.toolsListResult(listed.map((entry) => entry.tool), { cache: this.listCache });
     if (variants && this.behaviour === "lists-legacy") {
       result.tools.push(...entries.filter((e) => e.kind === "legacy").map((e) => e.tool));
+    }
+    if (this.behaviour === "lists-broken") {
+      const content = { audience: "assistant", format: "content" };
+      const entry = (name, description, outputVariants) => ({
+        name,
+        description,
+        inputSchema: { type: "object" },
+        ...(variants ? { outputVariants } : {}),
+      });
+      result.tools.push(
+        entry("twice_declared", "Declares assistant/content twice.", [content, content]),
+        entry("lookup", "One of two tools named lookup.", [content]),
+        entry("lookup", "The other tool named lookup.", [content]),
+      );
+      // Before 2026-12-01 the fault is an outputSchema that is not an object.
+      if (!variants) result.tools[result.tools.length - 3].outputSchema = true;
     }
     return result;
   }

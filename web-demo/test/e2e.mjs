@@ -86,6 +86,11 @@ function snapshot() {
       planLegacy: q('[data-role="plan-legacy"]')?.textContent,
       listError: code('[data-role="list-error"]'),
       listCache: q('[data-role="list-cache"]')?.textContent,
+      excluded: [...document.querySelectorAll('[data-role="excluded"] li')].map((li) => ({
+        index: Number(li.dataset.index),
+        code: li.dataset.code,
+        text: li.textContent,
+      })),
       listResponse: parse('[data-role="list-response"]'),
       unlisted: q('[data-role="unlisted"]')?.textContent,
       legacyRule: q('[data-pane="program"] [data-role="legacy-rule"]')?.textContent,
@@ -199,7 +204,7 @@ test("PLAN-4 user-media call: the images render for the user, not the model", as
   assert.deepEqual(s.model, []);
   // The block annotated for the assistant is reported, not obeyed (AUD-2).
   assert.ok(s.droppedKinds.includes("diagnostic"));
-  assert.deepEqual(s.dropped.diagnostics, ["annotation-audience-conflict"]);
+  assert.deepEqual(s.dropped.diagnostics, [{ code: "annotation-audience-conflict", path: "/outputs/0/content/1" }]);
 });
 
 test("PLAN-5 host-table call: user/structured renders as a table", async () => {
@@ -484,17 +489,43 @@ test("LIST-2 a 2026-12-01 tools/list holding a legacy Tool is refused as a whole
   assert.ok(!s.listResponse.result.tools.some((t) => t.name === "get_forecast"));
 });
 
+test("LIST-3 a malformed Tool and a duplicated name are excluded on their own; the other tools stay usable", async () => {
+  await setup({ version: "2026-12-01", mode: "conversational", behaviour: "lists-broken" });
+  let s = await snapshot();
+  const names = s.listResponse.result.tools.map((t) => t.name);
+  assert.ok(names.includes("twice_declared") && names.filter((n) => n === "lookup").length === 2);
+  assert.equal(s.outcome, "routed", "the chosen tool is still called");
+  assert.equal(s.listError, undefined);
+  const byCode = s.excluded.map(({ index, code }) => [names[index], code]);
+  assert.deepEqual(byCode, [
+    ["twice_declared", "duplicate-variant"],
+    ["lookup", "duplicate-tool-name"],
+    ["lookup", "duplicate-tool-name"],
+  ]);
+  assert.match(s.excluded[0].text, /twice_declared — tools\[\d+\]: duplicate-variant at \/tools\/\d+\/outputVariants\/1/);
+  // Under 2025-06-18 the broken entry is a legacy Tool whose outputSchema is not an object.
+  await setup({ version: "2025-06-18" });
+  s = await snapshot();
+  assert.equal(s.outcome, "routed");
+  assert.deepEqual(s.excluded.map((e) => e.code), ["malformed", "duplicate-tool-name", "duplicate-tool-name"]);
+  // A conforming server: nothing excluded, and the page lists no exclusion.
+  await setup({ version: "2026-12-01", behaviour: "conforming" });
+  s = await snapshot();
+  assert.deepEqual(s.excluded, []);
+});
+
 test("SEP-2549 a 2026-07-28 tools/list carries the server's cache fields, shown in the pane", async () => {
   await setup({ version: "2026-07-28", mode: "conversational" });
   let s = await snapshot();
   const result = s.listResponse.result;
   assert.equal(result.resultType, "complete");
-  assert.deepEqual([result.ttlMs, result.cacheScope], [300000, "public"]);
-  assert.equal(s.listCache, "ttlMs 300000 · cacheScope public");
+  // The list varies with each request's extensions (Apps), so it is never for a shared cache.
+  assert.deepEqual([result.ttlMs, result.cacheScope], [300000, "private"]);
+  assert.equal(s.listCache, "ttlMs 300000 · cacheScope private");
   assert.equal(s.outcome, "routed", "the host accepts the list (discoverTools requires the fields)");
   await setup({ version: "2026-12-01" });
   s = await snapshot();
-  assert.deepEqual([s.listResponse.result.ttlMs, s.listResponse.result.cacheScope], [300000, "public"]);
+  assert.deepEqual([s.listResponse.result.ttlMs, s.listResponse.result.cacheScope], [300000, "private"]);
   // Before 2026-07-28 there are no cache fields, and the pane shows none.
   await setup({ version: "2025-11-25" });
   s = await snapshot();
@@ -567,7 +598,7 @@ test("ERR-5 the route says whether the tool failed, even with nothing to route",
   assert.equal(s.outcome, "routed");
   assert.equal(s.isError, "true");
   assert.deepEqual([s.model, s.user, s.program], [[], [], []]);
-  assert.deepEqual(s.dropped.diagnostics, ["empty-error-outputs"]);
+  assert.deepEqual(s.dropped.diagnostics, [{ code: "empty-error-outputs", path: "" }]);
   assert.match(s.droppedText, /ERR-5/);
 });
 

@@ -20,7 +20,9 @@ async function host(): Promise<number> {
   const tools = await connectTools(client, transport, { protocolVersion: "2025-11-25" });
   const { route, plan } = await tools.call("t", {}, { mode: "conversational" });
   const requested = plan.requestedOutputs?.length ?? 0;
-  return route.model.length + requested + tools.entries.length + names.length;
+  if ("resultType" in route) return 0;
+  const excluded = tools.excluded.map((e) => `${e.index} ${e.name ?? ""} ${e.code} ${e.path}`).length;
+  return route.model.length + requested + tools.entries.length + names.length + excluded;
 }
 void host;
 

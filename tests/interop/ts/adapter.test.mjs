@@ -282,10 +282,13 @@ test("client side: a server's bad tools/list is the package's typed error; bad a
   const [serverSide, clientSide] = MemV2.createLinkedPair();
   await server.connect(serverSide);
   const client = new ClientV2(info, {});
-  await assert.rejects(
-    connectTools(client, clientSide, { protocolVersion: "2025-11-25" }),
-    (e) => e instanceof McpOutputsError && e.code === "invalid-schema" && e.path.startsWith("/outputSchema"),
+  // LIST-3: the bad Tool is excluded on its own, with the package's code and where; it is not callable.
+  const tools = await connectTools(client, clientSide, { protocolVersion: "2025-11-25" });
+  assert.deepEqual(
+    tools.excluded.map((e) => [e.index, e.name, e.code, e.path.startsWith("/tools/0/outputSchema")]),
+    [[0, "t", "invalid-schema", true]],
   );
+  assert.throws(() => tools.tool("t"), (e) => e instanceof McpOutputsError && e.code === "malformed");
   await client.close();
   await assert.rejects(connectTools({}, clientSide), (e) => e instanceof McpOutputsError && e.code === "malformed");
   await assert.rejects(connectTools(new ClientV2(info, {}), null), (e) => e instanceof McpOutputsError && e.code === "malformed");
