@@ -9,17 +9,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHECKS } from "../checker/checks.mjs";
+import { CLIENT_CHECKS } from "../checker/check-client.mjs";
 import { build } from "../tools/build.mjs";
 
 const kitDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const root = dirname(kitDir);
 const cli = join(kitDir, "bin", "mcp-outputs-conformance.mjs");
 const broken = join(kitDir, "test", "fixtures", "broken-server.mjs");
+const brokenClient = join(kitDir, "test", "fixtures", "broken-client.mjs");
 const interop = join(root, "tests", "interop");
 const python = process.env.MCP_OUTPUTS_PYTHON ?? join(root, ".venv", "bin", "python");
 const work = mkdtempSync(join(tmpdir(), "kit-checker-"));
@@ -63,7 +65,7 @@ test("every check cites known requirements, at the severity of the strongest", (
   const requirements = JSON.parse(readFileSync(join(root, "tests", "corpus", "requirements.json"), "utf8")).requirements;
   const level = new Map(requirements.map((r) => [r.id, r.level]));
   const ids = new Set();
-  for (const c of CHECKS) {
+  for (const c of [...CHECKS, ...CLIENT_CHECKS]) {
     assert.ok(!ids.has(c.id), `${c.id} twice`);
     ids.add(c.id);
     for (const r of c.requirements) assert.ok(level.has(r), `${c.id} cites unknown ${r}`);
@@ -72,7 +74,7 @@ test("every check cites known requirements, at the severity of the strongest", (
   }
   // CLI.md lists every check.
   const doc = readFileSync(join(kitDir, "CLI.md"), "utf8");
-  for (const c of CHECKS) assert.ok(doc.includes(`| \`${c.id}\` | ${c.severity} | ${c.requirements.join(", ")} |`), `CLI.md does not list ${c.id} as it is`);
+  for (const c of [...CHECKS, ...CLIENT_CHECKS]) assert.ok(doc.includes(`| \`${c.id}\` | ${c.severity} | ${c.requirements.join(", ")} |`), `CLI.md does not list ${c.id} as it is`);
   // Every check is tripped by some mode of the broken server, except `connect` (no server at all).
   const tripped = new Set(modes.flatMap((m) => m.checks));
   for (const c of CHECKS) if (c.id !== "connect") assert.ok(tripped.has(c.id), `no broken-server mode trips ${c.id}`);
@@ -199,8 +201,9 @@ test("CLI.md's commands run as written in a fresh project", () => {
   const project = join(work, "project");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "server-author", private: true, type: "module" }));
-  // The server under test: the fixture, as a server author's own `server.mjs`.
-  copyFileSync(broken, join(project, "server.mjs"));
+  // The server under test, as a server author's own `server.mjs`: the scripted server, correct.
+  const scripted = readFileSync(join(kitDir, "checker", "scripted-server.mjs"), "utf8");
+  writeFileSync(join(project, "server.mjs"), `${scripted}\nserveStdio(createHandler({ name: "server-author" }));\n`);
   const configBlock = /```json tools\.json\n([\s\S]*?)```/.exec(doc);
   assert.ok(configBlock, "CLI.md shows tools.json");
   writeFileSync(join(project, "tools.json"), configBlock[1]);
@@ -213,7 +216,7 @@ test("CLI.md's commands run as written in a fresh project", () => {
       const [command, ...args] = line.replace(/ > report\.json$/, "").split(" ");
       const output = execFileSync(command, args, { cwd: project, encoding: "utf8" });
       if (line.includes("--json")) assert.equal(JSON.parse(output).ok, true);
-      else if (line.includes("list-checks")) assert.equal(output.trim().split("\n").length, CHECKS.length);
+      else if (line.includes("list-checks")) assert.equal(output.trim().split("\n").length, CHECKS.length + CLIENT_CHECKS.length);
       else assert.match(output, /^check-server: \d+ passed, 0 failed, 0 warned, 0 not applicable$/m);
     }
     ran++;
@@ -221,8 +224,81 @@ test("CLI.md's commands run as written in a fresh project", () => {
   assert.equal(ran, 4);
 });
 
+// check-client: the broken client's modes, then the adapters' example clients.
+const clientModes = execFileSync(process.execPath, [brokenClient, "--list-modes"], { encoding: "utf8" })
+  .trim()
+  .split("\n")
+  .map((l) => l.split("\t"))
+  .map(([mode, checks, scenario, revision]) => ({ mode, checks: checks.split(","), scenario, revision }));
+let clientFired = 0;
+const passedOnExampleClients = new Set();
+
+test("check-client: the correct client passes, and every mode of the broken client trips its check", async () => {
+  const runs = [
+    ["default", "2025-11-25"],
+    ["default", "2026-07-28"],
+    ["default", "2026-12-01"],
+    ["legacy-tool", "2026-12-01"],
+    ["variants-on-legacy", "2025-06-18"],
+  ];
+  for (const [scenario, revision] of runs) {
+    const { status, report, stdout } = await runCli(["check-client", "--json", "--scenario", scenario, "--", process.execPath, brokenClient, "--revision", revision]);
+    assert.equal(status, 0, `${scenario} ${revision}: ${stdout.slice(-2000)}`);
+    assert.ok(report.summary.passed > 0, `${scenario} ${revision}: nothing judged`);
+  }
+  const missed = [];
+  for (const { mode, checks, scenario, revision } of clientModes) {
+    const { status, report } = await runCli(["check-client", "--json", "--scenario", scenario, "--", process.execPath, brokenClient, "--mode", mode, "--revision", revision]);
+    if (status === 1 && checks.every((id) => statusOf(report, id) === "fail")) clientFired += 1;
+    else missed.push(`${mode}: exit ${status}, ${checks.map((id) => `${id} ${report && statusOf(report, id)}`).join(", ")}`);
+  }
+  assert.deepEqual(missed, []);
+  // Every client check is tripped by some mode.
+  const tripped = new Set(clientModes.flatMap((m) => m.checks));
+  for (const c of CLIENT_CHECKS) assert.ok(tripped.has(c.id), `no broken-client mode trips ${c.id}`);
+});
+
+test("check-client: the adapters' example clients (TS v1, TS v2, Python)", async () => {
+  const fixtures = join(root, "core", "examples", "fixtures");
+  const read = (f) => JSON.parse(readFileSync(join(fixtures, f), "utf8"));
+  const tools = read("tools.json").tools;
+  const produced = read("produced.json").produced;
+  const extra = read("interop-broken.json");
+  const catalogue = join(work, "catalogue.json");
+  writeFileSync(catalogue, JSON.stringify({ tools: [...tools, { ...extra.tool, ...(extra.legacy ? { legacy: extra.legacy } : {}) }], produced: { ...produced, [extra.tool.name]: extra.produced } }));
+  const ts = (v) => [process.execPath, join(interop, "ts", `client-${v}.mjs`)];
+  const py = [python, join(interop, "py", "client.py")];
+  const runs = [
+    ["TS v1", ts("v1"), "2025-11-25", "default"],
+    ["TS v1", ts("v1"), "2025-06-18", "variants-on-legacy"],
+    ["TS v2", ts("v2"), "2026-07-28", "default"],
+    ["TS v2", ts("v2"), "2026-12-01", "default"],
+    ["TS v2", ts("v2"), "2026-12-01", "legacy-tool"],
+    ["Python", py, "2026-07-28", "default"],
+    ["Python", py, "2025-11-25", "variants-on-legacy"],
+  ];
+  const queue = [...runs];
+  const problems = [];
+  async function worker() {
+    while (queue.length) {
+      const [name, cmd, revision, scenario] = queue.shift();
+      const { status, report, stdout } = await runCli(
+        ["check-client", "--json", "--scenario", scenario, "--catalogue", catalogue, "--", ...cmd, "--revision", revision, "--apps", "--url"],
+        { cwd: interop },
+      );
+      const passed = report?.checks.filter((c) => c.status === "pass").map((c) => c.id) ?? [];
+      if (status !== 0 || passed.length === 0) problems.push(`${name} ${revision} ${scenario}: exit ${status} ${stdout.slice(-1500)}`);
+      passed.forEach((id) => passedOnExampleClients.add(id));
+      console.log(`${name} example client at ${revision} (${scenario}): ${passed.join(", ") || "nothing judged"}`);
+    }
+  }
+  await Promise.all([worker(), worker()]);
+  assert.deepEqual(problems, []);
+});
+
 test("tally", () => {
   assert.equal(passedOnExamples.length, 2, "both example servers ran");
   const both = [...passedOnExamples[0]].filter((id) => passedOnExamples.every((s) => s.has(id)));
   console.log(`conformance kit: ${both.length} checks passed on the example server; ${fired} of ${modes.length} negative checks fired on the broken server`);
+  console.log(`conformance kit clients: ${passedOnExampleClients.size} checks passed on the example clients; ${clientFired} of ${clientModes.length} negative checks fired on the broken client`);
 });
