@@ -187,6 +187,15 @@ test("the Python example server (tests/interop/py/server.py --apps, stdio)", asy
   judgeExample("Python example server", await runCli(existsSync(exampleBaseline) ? [...args.slice(0, 4), "--baseline", exampleBaseline, ...args.slice(4)] : args));
 });
 
+test("the library's own wire API served on stdio, 2026-12-01 included (test/fixtures/library-server.mjs)", async () => {
+  const { status, report, stdout } = await runCli(["check-server", "--json", "--config", exampleConfig(), "--", process.execPath, join(kitDir, "test", "fixtures", "library-server.mjs")]);
+  assert.equal(status, 0, stdout.slice(-3000));
+  assert.equal(report.sessions["2026-12-01"], "checked");
+  for (const c of report.checks) assert.ok(["pass", "skip"].includes(c.status), `${c.id}: ${c.status} ${c.failures.join("; ")}`);
+  const passed = report.checks.filter((c) => c.status === "pass").length;
+  console.log(`conformance kit: ${passed} checks passed on the library's wire API (mcp-outputs without an SDK) at every revision, 2026-12-01 included`);
+});
+
 test("CLI.md's commands run as written in a fresh project", () => {
   const doc = readFileSync(join(kitDir, "CLI.md"), "utf8");
   const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim());
