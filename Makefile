@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test test-kit demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
+.PHONY: test test-kit test-runtimes demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
 	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-kit test-py test-diff fuzz-replay test-demo test-interop
+test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-diff fuzz-replay test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -32,6 +32,12 @@ test-rust:
 # robustness tests, the type test, the packaging test in Node and headless Chromium.
 test-js:
 	$(MAKE) -C bindings-js test
+
+# The runtime matrix: the packed npm package installed into a fresh project for each runtime,
+# bundler and type checker (tests/runtimes/: pinned tools, one scenario); prints
+# `runtime matrix: N passed, M failed`. After test-js (its build).
+test-runtimes:
+	$(MAKE) -C tests/runtimes test
 
 # The conformance data package (conformance-kit/): built from tests/corpus, checked, packed, and
 # its README run in a fresh project against the packed npm package. After test-js (its build).
