@@ -127,7 +127,13 @@ function judge(seen, handler, scenario, rec) {
     let listed;
     try {
       const session = { ...entry.session };
-      listed = handler.handle("tools/list", params._meta ? { _meta: params._meta } : {}, session).tools.find((t) => t.name === params.name);
+      let cursor;
+      for (let page = 0; page < 50 && !listed; page++) {
+        const r = handler.handle("tools/list", { ...(params._meta ? { _meta: params._meta } : {}), ...(cursor === undefined ? {} : { cursor }) }, session);
+        listed = r.tools.find((t) => t.name === params.name);
+        if (typeof r.nextCursor !== "string") break;
+        cursor = r.nextCursor;
+      }
     } catch {
       listed = undefined;
     }

@@ -20,6 +20,7 @@ export const MODES = {
   "bad-variant-schema": { checks: ["list.variant-schema-valid"], what: "a variant's schema is not a JSON Schema" },
   "ui-without-apps": { checks: ["list.extension-negotiated"], what: "lists the Apps variant to a client without Apps" },
   "duplicate-tool-name": { checks: ["list.unique-names"], what: "lists a tool twice" },
+  "bad-cursor": { checks: ["list.result-shape"], what: "a tools/list nextCursor that is not a string" },
   "missing-cache-fields": { checks: ["list.result-shape"], what: "a 2026 tools/list without ttlMs / cacheScope" },
   "accept-undeclared": { checks: ["select.undeclared"], what: "answers an undeclared selector (with the fallback)" },
   "accept-unnegotiated": { checks: ["select.unnegotiated"], what: "answers the Apps selector without Apps negotiated" },
@@ -55,6 +56,7 @@ const at = (rev, min) => REVISIONS.indexOf(rev) >= REVISIONS.indexOf(min);
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const key = (s) => `${s.audience}/${s.format}`;
 const CAPABILITIES = { tools: {}, extensions: { [UI]: {} } };
+const PAGE = 3;
 const text = (t) => ({ type: "text", text: t });
 
 
@@ -215,9 +217,14 @@ export function createHandler({ mode = "none", tools, name = "scripted-server" }
   function list(params, session) {
     const ctx = context(params, session);
     let tools = TOOLS.map((t) => advertise(t, ctx));
-    if (is("duplicate-tool-name")) tools = [...tools, tools[0]];
+    if (is("duplicate-tool-name")) tools = [tools[0], ...tools];
     const cache = at(ctx.rev, "2026-07-28") && !is("missing-cache-fields") ? { resultType: "complete", ttlMs: 0, cacheScope: "private" } : at(ctx.rev, "2026-07-28") ? { resultType: "complete" } : {};
-    return { ...cache, tools };
+    // Pages of PAGE tools (LIST-4: the cursor passes through; names are unique per page).
+    const start = params?.cursor === undefined ? 0 : Number(/^page-(\d+)$/.exec(String(params.cursor))?.[1] ?? NaN);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length) throw rpcError(-32602, `invalid cursor ${JSON.stringify(params.cursor)}`);
+    const page = tools.slice(start, start + PAGE);
+    const next = start + PAGE < tools.length ? { nextCursor: is("bad-cursor") ? start + PAGE : `page-${start + PAGE}` } : {};
+    return { ...cache, tools: page, ...next };
   }
 
   
