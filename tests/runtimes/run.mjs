@@ -231,6 +231,19 @@ webpack({ mode: "production", target: "node", entry: "./main.mjs", context: proc
   run(process.execPath, ["build.mjs"], dir);
   answerIn(run(process.execPath, ["bundle.cjs"], bare("webpack-node-run", join(dir, "out"))), BOTH);
 });
+runtime("webpack-web", "webpack 5, target web, run in Chromium under the strict CSP", async () => {
+  const dir = project("webpack-web", {
+    "main.mjs": browserModule(`import * as m0 from "mcp-outputs";\nimport { Validator } from "@cfworker/json-schema";`),
+    "build.mjs": `import webpack from ${JSON.stringify(join(here, "node_modules/webpack/lib/index.js"))};
+webpack({ mode: "production", target: "web", entry: "./main.mjs", context: process.cwd(),
+  output: { path: process.cwd() + "/out", filename: "main.js", publicPath: "/" }, optimization: { minimize: false } },
+  (err, stats) => { if (err || stats.hasErrors()) { console.error(err ?? stats.toString("errors-only")); process.exit(1); } });
+`,
+  });
+  run(process.execPath, ["build.mjs"], dir);
+  writeFileSync(join(dir, "out/index.html"), PAGE("/main.js"));
+  await inChromium(join(dir, "out"), "/", [ONE]);
+});
 runtime("deno", "Deno (npm package from node_modules, --allow-read)", () => {
   const dir = project("deno", { "main.mjs": ESM() });
   answerIn(run(bin("deno"), ["run", "--allow-read", "main.mjs"], dir, { DENO_NO_UPDATE_CHECK: "1", DENO_DIR: join(work, "deno-cache") }), BOTH);
