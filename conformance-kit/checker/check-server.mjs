@@ -433,10 +433,24 @@ async function runSession(session, { rec, compile, config, uiTools }) {
   else judgeLegacyList(session, tools, rec, compile);
   let legacyProbeDone = false;
   for (const tool of tools) {
+    try {
+      legacyProbeDone = await runTool(session, tool, { rec, compile, config, uiTools, legacyProbeDone });
+    } catch (e) {
+      // A call that times out (a tool waiting for a client feature, sampling say) is not judged;
+      // the session goes on with the next tool. A server that is gone ends the session.
+      if (!(e instanceof TransportError) || !/no answer|timeout|aborted/i.test(e.message)) throw e;
+      rec.notes.push(`${session.where} tool ${tool.name}: ${e.message} (not judged; exclude it in the config if it needs a client feature)`);
+    }
+  }
+}
+
+async function runTool(session, tool, { rec, compile, config, uiTools, legacyProbeDone }) {
+  const isNew = session.rev === NEW_REVISION;
+  {
     const args = argumentsFor(tool, config);
     if (args === undefined) {
       rec.notes.push(`${session.where} tool ${tool.name}: not called (required arguments; give them in the config)`);
-      continue;
+      return legacyProbeDone;
     }
     const call = (extra) => session.request("tools/call", { name: tool.name, arguments: args, ...extra });
     if (!isNew) {
@@ -446,9 +460,9 @@ async function runSession(session, { rec, compile, config, uiTools }) {
         const m = await call({ requestedOutputs: [{ audience: "assistant", format: "content" }] });
         expectInvalidParams(m, rec, "select.legacy-revision", `${session.where} tool ${tool.name}`, "requestedOutputs under an earlier revision");
       }
-      continue;
+      return legacyProbeDone;
     }
-    if (!Array.isArray(tool.outputVariants)) continue;
+    if (!Array.isArray(tool.outputVariants)) return legacyProbeDone;
     const declared = tool.outputVariants.filter(isObject).map((v) => ({ audience: v.audience, format: v.format }));
     if (session.apps && declared.some((v) => v.audience === UI)) uiTools.set(tool.name, true);
     // The fallback, each declared variant alone, and all of them together.
@@ -470,6 +484,7 @@ async function runSession(session, { rec, compile, config, uiTools }) {
     expectInvalidParams(await call({ requestedOutputs: [{ audience: "host", format: "content" }] }), rec, "select.invalid", where, "audience host");
     expectInvalidParams(await call({ requestedOutputs: [{ audience: "programmatic", format: "content" }] }), rec, "select.invalid", where, "programmatic/content");
   }
+  return legacyProbeDone;
 }
 
 function report(rec, supported, options) {

@@ -127,53 +127,78 @@ class HttpConnection {
     return h;
   }
 
-  async post(message) {
+  /** POSTs one message. A JSON body is read whole; an SSE stream is read event by event: a
+   * request from the server on it is answered (by another POST), and reading stops at the message
+   * `until(message)` accepts. Resolves `{response, body, messages}`. */
+  async post(message, until = () => false) {
     let response;
+    const abort = AbortSignal.timeout(this.timeoutMs);
     try {
-      response = await fetch(this.url, {
-        method: "POST",
-        headers: this.headers(message),
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      response = await fetch(this.url, { method: "POST", headers: this.headers(message), body: JSON.stringify(message), signal: abort });
     } catch (e) {
       throw new TransportError(`POST ${this.url}: ${e.cause?.message ?? e.message}`);
     }
     const sid = response.headers.get("mcp-session-id");
     if (sid) this.sessionId = sid;
-    const body = await response.text();
-    return { response, body };
+    const type = response.headers.get("content-type") ?? "";
+    const messages = [];
+    if (!type.includes("text/event-stream") || !response.body) {
+      let body;
+      try {
+        body = await response.text();
+      } catch (e) {
+        throw new TransportError(`POST ${this.url}: ${e.cause?.message ?? e.message}`);
+      }
+      if (body.trim()) {
+        try {
+          const parsed = JSON.parse(body);
+          messages.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+        } catch {
+          if (message.id !== undefined) throw new TransportError(`POST ${this.url}: HTTP ${response.status}, body is not JSON: ${body.slice(0, 200)}`);
+        }
+      }
+      return { response, body, messages };
+    }
+    let buffer = "";
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut;
+        while ((cut = buffer.search(/\r?\n\r?\n/)) !== -1) {
+          const event = buffer.slice(0, cut);
+          buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+          const data = event
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, ""))
+            .join("\n");
+          let m;
+          try {
+            m = data ? JSON.parse(data) : undefined;
+          } catch {
+            m = undefined;
+          }
+          if (!m) continue;
+          messages.push(m);
+          if (m.method !== undefined && m.id !== undefined) this.post(answerServerRequest(m)).catch(() => {});
+          if (until(m)) {
+            response.body.cancel().catch(() => {});
+            return { response, body: "", messages };
+          }
+        }
+      }
+    } catch (e) {
+      throw new TransportError(`POST ${this.url}: ${e.cause?.message ?? e.message}`);
+    }
+    return { response, body: buffer, messages };
   }
 
   async send(method, params) {
     const id = this.nextId++;
-    const { response, body } = await this.post({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
-    const type = response.headers.get("content-type") ?? "";
-    const messages = [];
-    if (type.includes("text/event-stream")) {
-      for (const event of body.split(/\r?\n\r?\n/)) {
-        const data = event
-          .split(/\r?\n/)
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).replace(/^ /, ""))
-          .join("\n");
-        if (data) {
-          try {
-            messages.push(JSON.parse(data));
-          } catch {
-            /* not JSON: ignored */
-          }
-        }
-      }
-    } else if (body.trim()) {
-      try {
-        const parsed = JSON.parse(body);
-        messages.push(...(Array.isArray(parsed) ? parsed : [parsed]));
-      } catch {
-        throw new TransportError(`POST ${this.url}: HTTP ${response.status}, body is not JSON: ${body.slice(0, 200)}`);
-      }
-    }
-    const answer = messages.find((m) => m && m.id === id && (m.result !== undefined || m.error !== undefined));
+    const isAnswer = (m) => m && m.id === id && (m.result !== undefined || m.error !== undefined);
+    const { response, body, messages } = await this.post({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }, isAnswer);
+    const answer = messages.find(isAnswer);
     if (answer) return answer;
     throw new TransportError(`POST ${this.url} (${method}): HTTP ${response.status} without a JSON-RPC answer${body ? `: ${body.slice(0, 200)}` : ""}`);
   }
