@@ -188,7 +188,7 @@ ${loop("m0, m1")}
   });
   answerIn(run(process.execPath, ["main.mjs"], dir), BOTH);
 });
-runtime("typescript", "TypeScript strict (nodenext), compiled and run", () => {
+runtime("typescript", "TypeScript strict (nodenext and bundler resolution), compiled and run", () => {
   const dir = project("typescript", {
     "main.mts": `import * as m0 from "mcp-outputs";
 import * as m1 from "mcp-outputs/full";
@@ -205,7 +205,13 @@ ${loop("m0, m1")}
       compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [], outDir: "out", skipLibCheck: false },
       files: ["main.mts"],
     }),
+    "tsconfig.bundler.json": JSON.stringify({
+      compilerOptions: { strict: true, module: "esnext", moduleResolution: "bundler", target: "es2022", lib: ["es2022", "dom"], types: [], noEmit: true },
+      files: ["main.mts"],
+    }),
   });
+  // Strict under `bundler` resolution too (types only), then compiled under nodenext and run.
+  run(process.execPath, [join(here, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.bundler.json"], dir);
   run(process.execPath, [join(here, "node_modules/typescript/bin/tsc"), "-p", "."], dir);
   answerIn(run(process.execPath, ["out/main.mjs"], dir), BOTH);
 });
