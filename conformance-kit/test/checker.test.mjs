@@ -213,6 +213,8 @@ test("CLI.md's commands run as written in a fresh project", () => {
   // The server under test, as a server author's own `server.mjs`: the scripted server, correct.
   const scripted = readFileSync(join(kitDir, "checker", "scripted-server.mjs"), "utf8");
   writeFileSync(join(project, "server.mjs"), `${scripted}\nserveStdio(createHandler({ name: "server-author" }));\n`);
+  // The client under test: the broken client's correct mode (dependency-free), as `client.mjs`.
+  writeFileSync(join(project, "client.mjs"), readFileSync(brokenClient, "utf8"));
   const configBlock = /```json tools\.json\n([\s\S]*?)```/.exec(doc);
   assert.ok(configBlock, "CLI.md shows tools.json");
   writeFileSync(join(project, "tools.json"), configBlock[1]);
@@ -226,11 +228,12 @@ test("CLI.md's commands run as written in a fresh project", () => {
       const output = execFileSync(command, args, { cwd: project, encoding: "utf8" });
       if (line.includes("--json")) assert.equal(JSON.parse(output).ok, true);
       else if (line.includes("list-checks")) assert.equal(output.trim().split("\n").length, CHECKS.length + CLIENT_CHECKS.length);
+      else if (line.includes("check-client")) assert.match(output, /^check-client: [1-9]\d* passed, 0 failed, 0 warned/m);
       else assert.match(output, /^check-server: \d+ passed, 0 failed, 0 warned, 0 not applicable$/m);
     }
     ran++;
   }
-  assert.equal(ran, 4);
+  assert.equal(ran, 5);
 });
 
 // check-client: the broken client's modes, then the adapters' example clients.
