@@ -129,7 +129,8 @@ async function openSession(open, rev, apps, rec) {
       if (m.error) return { ...session, unsupported: `initialize answered ${m.error.code} ${m.error.message}` };
       if (m.result?.protocolVersion !== rev) return { ...session, unsupported: `initialize answered protocolVersion ${m.result?.protocolVersion}` };
       session.serverCaps = m.result.capabilities ?? {};
-      if (conn.protocolVersion === undefined && "sessionId" in conn) conn.protocolVersion = rev;
+      // Over HTTP the MCP-Protocol-Version header exists from 2025-06-18 on.
+      if ("sessionId" in conn && revAtLeast(rev, "2025-06-18")) conn.protocolVersion = rev;
       await conn.notify("notifications/initialized");
     } else {
       if ("sessionId" in conn) {
