@@ -137,6 +137,23 @@ test("baseline, config and usage errors", async () => {
     r = await runCli(args);
     assert.equal(r.status, 2, `${args.join(" ")}: exit ${r.status}`);
   }
+  // A server answering nonsense fails the run with reasons, and the checker does not crash.
+  const hostile = join(work, "hostile.mjs");
+  writeFileSync(hostile, `let n = 0;
+process.stdin.on("data", (d) => {
+  for (const line of String(d).split("\\n").filter(Boolean)) {
+    const m = JSON.parse(line);
+    if (m.id === undefined) continue;
+    n++;
+    const weird = [null, 42, "x", [], { tools: [null, 5, { name: 7, outputVariants: [null, { audience: 1 }] }, { name: "t", inputSchema: 5, outputVariants: "no" }], nextCursor: 9 }, { outputs: [null, { format: "structured" }], content: 3 }];
+    const result = m.method === "initialize" ? { protocolVersion: m.params.protocolVersion, capabilities: null } : weird[n % weird.length];
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }) + "\\n");
+  }
+});
+`);
+  r = await runCli(["check-server", "--json", "--timeout", "2000", "--", process.execPath, hostile]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(statusOf(r.report, "list.result-shape"), "fail");
   // A command that is no server fails the run (exit 1), it does not crash.
   r = await runCli(["check-server", "--timeout", "500", "--revisions", "2025-11-25,2026-12-01", "--json", "--", process.execPath, "-e", "process.stdin.resume()"]);
   assert.equal(r.status, 1);
