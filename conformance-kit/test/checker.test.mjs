@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHECKS } from "../checker/checks.mjs";
 import { CLIENT_CHECKS } from "../checker/check-client.mjs";
+import { createHandler, serveHttp } from "../checker/scripted-server.mjs";
 import { build } from "../tools/build.mjs";
 
 const kitDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -110,6 +111,24 @@ test("every negative mode of the broken server trips its check", async () => {
   await Promise.all([worker(), worker()]);
   assert.deepEqual(missed, []);
   assert.equal(fired, modes.length);
+});
+
+test("over Streamable HTTP: the scripted server, correct and broken", async () => {
+  for (const [mode, expect] of [["none", null], ["mirror", "call.no-mirror"], ["legacy-tool", "list.output-variants"]]) {
+    const server = await serveHttp(createHandler({ mode }));
+    try {
+      const { status, report, stdout } = await runCli(["check-server", "--json", "--url", server.url]);
+      if (expect === null) {
+        assert.equal(status, 0, stdout.slice(-2000));
+        for (const c of report.checks) assert.equal(c.status, "pass", `${c.id}: ${c.failures.join("; ")}`);
+      } else {
+        assert.equal(status, 1);
+        assert.equal(statusOf(report, expect), "fail");
+      }
+    } finally {
+      await server.close();
+    }
+  }
 });
 
 test("baseline, config and usage errors", async () => {
@@ -208,7 +227,7 @@ test("the library's own wire API served on stdio, 2026-12-01 included (test/fixt
   const { status, report, stdout } = await runCli(["check-server", "--json", "--config", exampleConfig(), "--", process.execPath, join(kitDir, "test", "fixtures", "library-server.mjs")]);
   assert.equal(status, 0, stdout.slice(-3000));
   assert.equal(report.sessions["2026-12-01"], "checked");
-  for (const c of report.checks) assert.ok(["pass", "skip"].includes(c.status), `${c.id}: ${c.status} ${c.failures.join("; ")}`);
+  for (const c of report.checks) assert.equal(c.status, "pass", `${c.id}: ${c.status} ${c.failures.join("; ")}`);
   const passed = report.checks.filter((c) => c.status === "pass").length;
   console.log(`conformance kit: ${passed} checks passed on the library's wire API (mcp-outputs without an SDK) at every revision, 2026-12-01 included`);
 });
