@@ -407,6 +407,9 @@ function schemaHost(activeProvider, heldPayloads) {
   };
   const messageOf = (e) => cut(e instanceof Error ? e.message : String(e));
   return {
+    hasValidator() {
+      return activeProvider() !== null;
+    },
     patternIsValid(pattern) {
       try {
         new RegExp(pattern, "u");
@@ -454,6 +457,22 @@ function schemaHost(activeProvider, heldPayloads) {
         return { error: [stack ? "limit-exceeded" : "malformed", `the JSON Schema validator threw: ${messageOf(e)}`] };
       }
       if (answer !== null && typeof answer === "object" && answer.valid === true) return true;
+      // A validator of another shape is the caller's mistake, not a verdict on the value: Ajv's
+      // own compiled function answers a boolean, an async one a Promise.
+      if (answer === null || typeof answer !== "object" || typeof answer.then === "function" || answer.valid !== false) {
+        const got =
+          answer === null || typeof answer !== "object"
+            ? String(answer === null ? "null" : typeof answer)
+            : typeof answer.then === "function"
+              ? "a Promise"
+              : `{valid: ${cut(JSON.stringify(answer.valid) ?? "undefined")}}`;
+        return {
+          error: [
+            "invalid-validator",
+            `the validator's function must answer {valid: boolean, errorMessage?: string} synchronously (the MCP SDKs' jsonSchemaValidator shape), not ${got}: wrap a compiled Ajv function as (v) => ({valid: fn(v), errorMessage: ajv.errorsText(fn.errors)})`,
+          ],
+        };
+      }
       const why = answer !== null && typeof answer === "object" ? answer.errorMessage : undefined;
       // Where it fails, when the validator says (Ajv's `instancePath`; not in the SDK's shape).
       const at = answer !== null && typeof answer === "object" ? answer.instancePath : undefined;

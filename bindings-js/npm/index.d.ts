@@ -31,7 +31,9 @@ export type ErrorCode =
   | "empty-assistant-content"
   | "empty-error-outputs"
   | "missing-schema"
-  | "duplicate-tool-name";
+  | "duplicate-tool-name"
+  | "missing-validator"
+  | "invalid-validator";
 
 /** Warning codes (never errors). */
 export type WarningCode =

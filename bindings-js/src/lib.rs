@@ -75,6 +75,10 @@ mod host {
         #[wasm_bindgen(method, js_name = patternIsValid)]
         fn pattern_is_valid(this: &JsSchemaHost, pattern: &str) -> bool;
 
+        /// Whether the call in progress has a validator (`options.validator` or `setValidator`).
+        #[wasm_bindgen(method, js_name = hasValidator)]
+        fn has_validator(this: &JsSchemaHost) -> bool;
+
         /// Builds the validator of schema `id` from its text: `undefined`, or why it cannot.
         #[wasm_bindgen(method)]
         fn build(this: &JsSchemaHost, id: f64, schema: &str, dialect: &str) -> Option<String>;
@@ -212,6 +216,10 @@ mod host {
             self.0.pattern_is_valid(pattern)
         }
 
+        fn has_validator(&self) -> bool {
+            self.0.has_validator()
+        }
+
         fn build(&self, schema: &CompiledSchema) -> Result<(), String> {
             match self.0.build(id_of(schema), &schema.source().to_string(), schema.dialect().uri()) {
                 None => Ok(()),
@@ -297,7 +305,7 @@ impl RawConnection {
         lift(|| {
             let config = config_from(options)?;
             let value = parse_opt(&config, connection, "connection")?;
-            let inner = facade::connection(&config, value.as_ref())?;
+            let inner = facade::connection_init(&config, value.as_ref())?;
             Ok(RawConnection { inner })
         })
     }

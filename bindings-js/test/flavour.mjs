@@ -8,7 +8,8 @@ import * as full from "../npm/full-node.js";
 import { ajvProvider, cfworkerProvider } from "./providers.mjs";
 
 export const FLAVOUR = process.env.MCP_OUTPUTS_FLAVOUR || "ajv";
-const providers = { ajv: ajvProvider, cfworker: cfworkerProvider };
+/** The validator of each default-build flavour, by name. */
+export const providers = { ajv: ajvProvider, cfworker: cfworkerProvider };
 if (FLAVOUR !== "full" && !(FLAVOUR in providers)) throw new Error(`MCP_OUTPUTS_FLAVOUR=${FLAVOUR}: ajv, cfworker or full`);
 if (FLAVOUR !== "full") core.setValidator(providers[FLAVOUR]());
 

@@ -75,9 +75,11 @@ test("default build: without a validator, schemas cannot be applied; tools witho
   const plain = { ...TOOL, outputVariants: [TOOL.outputVariants[0]] };
   const conn = new core.Connection({});
   assert.equal(core.declareTool(plain).name, "t");
+  // Said where the schema is read, with its own code (issue 22: it was invalid-schema at first use).
   const e = thrown(() => core.declareTool(TOOL));
-  assert.equal(e.code, "invalid-schema");
-  assert.match(e.message, /no JSON Schema validator was given/);
+  assert.deepEqual([e.code, e.path], ["missing-validator", "/outputVariants/1/schema"]);
+  assert.match(e.message, /none was given/);
+  assert.equal(thrown(() => core.acceptTool(TOOL, conn)).code, "missing-validator");
   // The direct reading still rules on schemas without any validator.
   assert.equal(thrown(() => core.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { type: "objekt" } }] })).code, "invalid-schema");
   assert.equal(thrown(() => core.declareTool({ ...TOOL, outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { $ref: "https://example.com/s" } }] })).code, "external-ref");
@@ -162,13 +164,20 @@ test("validator misuse is a typed error, and a validator's own failures are too"
     // The instance keeps answering.
     assert.equal(thrown(() => host.check(REQ, result({ n: 1 }))).code, code);
   }
-  // An answer without `valid: true` is a violation; its message is the validator's.
+  // An answer whose `valid` is not a boolean is the validator's wrong shape, never a verdict.
   const odd = { getValidator: () => () => ({ valid: "yes", errorMessage: "odd answer" }) };
   const conn = new core.Connection({}, { validator: odd });
   const host = core.acceptTool(core.declareTool(TOOL, { validator: ajvProvider() }).advertise(conn), conn);
   const e = thrown(() => host.check(REQ, result({ n: 1 })));
-  assert.equal(e.code, "schema-violation");
-  assert.match(e.message, /odd answer/);
+  assert.equal(e.code, "invalid-validator");
+  assert.match(e.message, /not \{valid: "yes"\}/);
+  // `valid: false` is a verdict; its message is the validator's.
+  const no = { getValidator: () => () => ({ valid: false, errorMessage: "odd answer" }) };
+  const noConn = new core.Connection({}, { validator: no });
+  const noHost = core.acceptTool(core.declareTool(TOOL, { validator: ajvProvider() }).advertise(noConn), noConn);
+  const violation = thrown(() => noHost.check(REQ, result({ n: 1 })));
+  assert.equal(violation.code, "schema-violation");
+  assert.match(violation.message, /odd answer/);
 });
 
 test("patterns are ECMA-262 regular expressions in the default build (the u flag)", () => {

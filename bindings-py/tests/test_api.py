@@ -412,3 +412,21 @@ def test_respond_ranks_the_request_before_produced_outputs_it_cannot_read() -> N
             server.respond(conn, requested, broken)
         codes.append((caught.value.code, caught.value.jsonrpc_code))
     assert codes == [("malformed", -32602), ("undeclared-variant", -32602), ("malformed", -32603)]
+
+
+def test_answers_name_what_went_wrong() -> None:
+    """Issue 22, item 4: the common mistakes get answers that name the valid values."""
+    host = ReceivedTool.accept(TOOL, Connection())
+    with pytest.raises(mcp_outputs.MalformedError) as mode:
+        host.plan("Code")  # type: ignore[arg-type]
+    assert mode.value.path == "/mode"
+    assert "modes: conversational, code, structured-model, user-media, host-table, apps, app-only" in mode.value.message
+    structured = {"outputs": [{"audience": "programmatic", "format": "structured", "structuredContent": {"items": []}}]}
+    with pytest.raises(mcp_outputs.UnrequestedOutputError) as omitted:
+        host.route(None, structured)
+    assert "without requestedOutputs asks for assistant/content only" in omitted.value.message
+    with pytest.raises(TypeError):
+        Connection(version="2025-06-18")  # type: ignore[call-arg]
+    with pytest.raises(mcp_outputs.MalformedError) as limits:
+        Config(limits={"max_depth": 5})  # type: ignore[arg-type]
+    assert limits.value.path == "/limits/max_depth" and "maxDepth" in limits.value.message

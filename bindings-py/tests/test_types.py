@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_error_code_literal_equals_the_rust_list() -> None:
     assert get_args(types.ErrorCode) == mcp_outputs.ERROR_CODES
-    assert len(mcp_outputs.ERROR_CODES) == len(set(mcp_outputs.ERROR_CODES)) == 24
+    assert len(mcp_outputs.ERROR_CODES) == len(set(mcp_outputs.ERROR_CODES)) == 26
 
 
 def test_other_literals_equal_the_rust_lists() -> None:

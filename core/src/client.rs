@@ -547,7 +547,18 @@ fn check_outputs<'r>(
                 if seen {
                     format!("a second {selector} output")
                 } else {
-                    format!("a {selector} output, which the request did not ask for")
+                    let asked: Vec<String> = selectors.iter().map(ToString::to_string).collect();
+                    // The common mistake: a call made without requestedOutputs asks for the
+                    // fallback alone (SEL-1).
+                    let fallback = if selectors == [Selector::fallback()] {
+                        "; a request without requestedOutputs asks for assistant/content only"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "a {selector} output, which the request did not ask for (it asked for {}{fallback})",
+                        asked.join(", ")
+                    )
                 },
             ));
         }

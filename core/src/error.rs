@@ -80,6 +80,13 @@ error_codes! {
     /// A Tool whose name another Tool of the same tools/list page has (LIST-3): only ever the
     /// code of an excluded tool in `discover`, never an error raised.
     DuplicateToolName = "duplicate-tool-name",
+    /// No JSON Schema validator for a declared schema: a build without one of its own (the npm
+    /// default entry) was given none. Raised where the schema is first read (`declare`,
+    /// `accept`), never by a build with its own validator.
+    MissingValidator = "missing-validator",
+    /// The caller's JSON Schema validator answered in the wrong shape (not `{valid: boolean}`,
+    /// or a Promise): detected on its first use, never read as a verdict.
+    InvalidValidator = "invalid-validator",
 }
 
 impl fmt::Display for ErrorCode {

@@ -42,14 +42,22 @@ pub fn limits(value: Option<&Value>) -> Result<Limits> {
     };
     let obj = value.as_object().ok_or_else(|| Error::malformed("/limits", "limits must be an object"))?;
     for (key, item) in obj {
+        // The name first: a misspelt limit is named as such, with the valid names.
+        let names: Vec<&'static str> = limit_slots(&mut limits).into_iter().map(|(name, _)| name).collect();
+        if !names.contains(&key.as_str()) {
+            return Err(Error::malformed(
+                format!("/limits/{key}"),
+                format!("unknown limit {key:?} (limits: {})", names.join(", ")),
+            ));
+        }
         let number = crate::fields::whole_number(item).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
             Error::malformed(format!("/limits/{key}"), format!("{key} must be a non-negative integer"))
         })?;
-        let slot = limit_slots(&mut limits)
-            .into_iter()
-            .find_map(|(name, slot)| (name == key.as_str()).then_some(slot))
-            .ok_or_else(|| Error::malformed(format!("/limits/{key}"), format!("unknown limit {key:?}")))?;
-        *slot = number;
+        if let Some(slot) =
+            limit_slots(&mut limits).into_iter().find_map(|(name, slot)| (name == key.as_str()).then_some(slot))
+        {
+            *slot = number;
+        }
     }
     // Deeper nesting than the ceiling would overflow the stack of some walk: refused rather than
     // held silently to the ceiling, so that a caller never believes it has a limit it lacks.
@@ -99,6 +107,21 @@ pub fn connection(config: &Arc<Config>, value: Option<&Value>) -> Result<Connect
     Connection::from_json(version, obj.get("negotiated"), Arc::clone(config))
 }
 
+/// [`connection`] for a caller's own connection object, which holds nothing else: a member other
+/// than `protocolVersion` and `negotiated` is `malformed` (a misspelt `protocol_version` would
+/// otherwise fall back to the latest revision without a word).
+pub fn connection_init(config: &Arc<Config>, value: Option<&Value>) -> Result<Connection> {
+    if let Some(Value::Object(obj)) = value {
+        if let Some(key) = obj.keys().find(|k| !matches!(k.as_str(), "protocolVersion" | "negotiated")) {
+            return Err(Error::malformed(
+                crate::error::pointer_push("", key),
+                format!("unknown connection field {key:?} (fields: protocolVersion, negotiated)"),
+            ));
+        }
+    }
+    connection(config, value)
+}
+
 /// The supported protocol revisions, oldest first: the order of `ProtocolVersion::ALL`, of the
 /// `supported` list a -32022 error carries, and of Python's `PROTOCOL_VERSIONS`.
 pub fn protocol_versions() -> Value {
@@ -125,6 +148,13 @@ pub fn negotiate_text(config: &Arc<Config>, init: &str) -> Result<Connection> {
 fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
     let request_side = |e: Error| e.on_wire(jsonrpc::INVALID_PARAMS);
     let obj = init.as_object().ok_or_else(|| request_side(Error::malformed("", "init must be an object")))?;
+    const FIELDS: &[&str] = &["protocolVersion", "clientCapabilities", "serverCapabilities"];
+    if let Some(key) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(Error::malformed(
+            crate::error::pointer_push("", key),
+            format!("unknown init field {key:?} (fields: {})", FIELDS.join(", ")),
+        ));
+    }
     let version = match obj.get("protocolVersion") {
         Some(Value::String(v)) => v,
         Some(_) => return Err(request_side(Error::malformed("/protocolVersion", "protocolVersion must be a string"))),

@@ -43,10 +43,10 @@ impl Mode {
 
     /// Parses the kebab-case name; an unknown one is `malformed`.
     pub fn parse(text: &str) -> Result<Self> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.as_str() == text)
-            .ok_or_else(|| Error::malformed("/mode", format!("unknown execution mode {text:?}")))
+        Mode::ALL.into_iter().find(|m| m.as_str() == text).ok_or_else(|| {
+            let modes: Vec<&str> = Mode::ALL.iter().map(|m| m.as_str()).collect();
+            Error::malformed("/mode", format!("unknown execution mode {text:?} (modes: {})", modes.join(", ")))
+        })
     }
 
     /// The kebab-case name.

@@ -589,6 +589,12 @@ pub trait SchemaHost {
     /// Whether `pattern` is a regular expression the binding's validator accepts.
     fn pattern_is_valid(&self, pattern: &str) -> bool;
 
+    /// Whether the binding has a validator for this call at all: a schema is refused with
+    /// `missing-validator` where it is first read, rather than `invalid-schema` at its first use.
+    fn has_validator(&self) -> bool {
+        true
+    }
+
     /// Builds the binding's validator of `schema` (keyed by [`CompiledSchema::id`]); the
     /// message says why it cannot.
     fn build(&self, schema: &CompiledSchema) -> std::result::Result<(), String>;
@@ -625,6 +631,24 @@ pub fn with_host<R>(host: std::rc::Rc<dyn SchemaHost>, f: impl FnOnce() -> R) ->
     }
     let _restore = Restore(HOST.with(|h| h.replace(Some(host))));
     f()
+}
+
+/// Refuses a schema when this build has no validator and the caller gave none: said where the
+/// schema is read, with its own code, not as an `invalid-schema` at its first use.
+#[cfg(not(feature = "validator"))]
+fn require_validator(path: &str) -> Result<()> {
+    let present = HOST.with(|h| h.borrow().as_ref().is_some_and(|host| host.has_validator()));
+    if present {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorCode::MissingValidator,
+            path,
+            "this build of mcp-outputs has no JSON Schema validator of its own, and none was given: pass \
+             options.validator (or call setValidator) with a getValidator(schema) provider, e.g. Ajv or \
+             @cfworker/json-schema, or use the full entry",
+        ))
+    }
 }
 
 #[cfg(not(feature = "validator"))]
@@ -671,6 +695,8 @@ impl CompiledSchema {
             }
             meta::Verdict::Valid | meta::Verdict::Unsure => {}
         }
+        // What the direct reading settles is said first; a schema it cannot fault needs a validator.
+        require_validator(path)?;
         let patterns = meta::patterns(schema, checked.draft);
         if !patterns.is_empty() {
             let host = current_host(path)?;

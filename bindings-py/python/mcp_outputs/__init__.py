@@ -39,6 +39,8 @@ from ._errors import (
     MissingOutputVariantsError,
     MissingSchemaError,
     DuplicateToolNameError,
+    MissingValidatorError,
+    InvalidValidatorError,
     OutputShapeMismatchError,
     RequestedOutputsOnLegacyVersionError,
     SchemaViolationError,
@@ -113,4 +115,6 @@ __all__ = [
     "EmptyErrorOutputsError",
     "MissingSchemaError",
     "DuplicateToolNameError",
+    "MissingValidatorError",
+    "InvalidValidatorError",
 ]

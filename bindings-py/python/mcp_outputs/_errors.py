@@ -40,6 +40,8 @@ __all__ = [
     "EmptyErrorOutputsError",
     "MissingSchemaError",
     "DuplicateToolNameError",
+    "MissingValidatorError",
+    "InvalidValidatorError",
     "ERROR_CLASSES",
 ]
 
@@ -186,6 +188,16 @@ class DuplicateToolNameError(McpOutputsError):
     has its class."""
 
 
+class MissingValidatorError(McpOutputsError):
+    """No JSON Schema validator for a declared schema (the npm package's default entry only;
+    this package always has its own): never raised here, defined so every code has its class."""
+
+
+class InvalidValidatorError(McpOutputsError):
+    """A caller's JSON Schema validator of the wrong shape (the npm package's default entry
+    only): never raised here, defined so every code has its class."""
+
+
 #: The exception class of each error code of the core.
 ERROR_CLASSES: Dict[ErrorCode, Type[McpOutputsError]] = {
     "malformed": MalformedError,
@@ -212,6 +224,8 @@ ERROR_CLASSES: Dict[ErrorCode, Type[McpOutputsError]] = {
     "empty-error-outputs": EmptyErrorOutputsError,
     "missing-schema": MissingSchemaError,
     "duplicate-tool-name": DuplicateToolNameError,
+    "missing-validator": MissingValidatorError,
+    "invalid-validator": InvalidValidatorError,
 }
 
 

@@ -98,6 +98,8 @@ ErrorCode: TypeAlias = Literal[
     "empty-error-outputs",
     "missing-schema",
     "duplicate-tool-name",
+    "missing-validator",
+    "invalid-validator",
 ]
 
 #: Every ``code`` an exception can carry: the core's, plus ``InternalError``'s.
