@@ -824,18 +824,12 @@ fn route_to_py<'py>(
     if route.input_required || route.result_type.is_some() {
         return Ok(to_py(py, &route.to_json())?.unbind());
     }
-    let Route {
-        model,
-        user,
-        programmatic,
-        extensions,
-        view,
-        dropped,
-        diagnostics,
-        is_error,
-        input_required,
-        result_type,
-    } = route;
+    // The output lists are taken out and filled in below; the rest is as the core writes it.
+    let mut route = route;
+    let model = std::mem::take(&mut route.model);
+    let user = std::mem::take(&mut route.user);
+    let programmatic = std::mem::take(&mut route.programmatic);
+    let extensions = std::mem::take(&mut route.extensions);
     let output = |value: &Value| -> PyResult<Bound<'py, PyAny>> {
         if let Some(found) = originals.and_then(|o| o.get(value)) {
             return Ok(found.clone());
@@ -846,20 +840,7 @@ fn route_to_py<'py>(
         let items = values.map(output).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     };
-    // The rest of the route, as the core writes it; the output lists are filled in below.
-    let rest = Route {
-        model: Vec::new(),
-        user: Vec::new(),
-        programmatic: Vec::new(),
-        extensions: Vec::new(),
-        view,
-        dropped,
-        diagnostics,
-        is_error,
-        input_required,
-        result_type,
-    }
-    .to_json();
+    let rest = route.to_json();
     let dict = to_py_kept(py, &rest, kept)?.cast_into::<PyDict>()?;
     dict.set_item("model", list(&mut model.iter().map(|v| v.as_ref()))?)?;
     dict.set_item("user", list(&mut user.iter().map(|v| v.as_ref()))?)?;
