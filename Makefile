@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test test-kit test-runtimes demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
+.PHONY: test test-kit test-runtimes test-wheels demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
 	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-diff fuzz-replay test-demo test-interop
+test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-wheels test-diff fuzz-replay test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -47,6 +47,12 @@ test-kit:
 # The pip package: venv, maturin build, pytest (corpus, API, robustness, typing), wheel test.
 test-py:
 	$(MAKE) -C bindings-py test
+
+# Wheels users can install (tests/wheels/): the release workflow against GitHub's workflow schema,
+# the manylinux2014 wheel built with zig and `auditwheel show`'s verdict, the sdist and a wheel
+# pip builds from it, each installed into a fresh venv and called.
+test-wheels:
+	$(MAKE) -C tests/wheels test
 
 # Differential testing, Rust vs JS vs Python (tests/conformance/src/bin/differential.rs):
 # DIFF_CASES generated cases through all three; prints `differential: N cases, M mismatches`.
