@@ -10,11 +10,12 @@ const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 
 // A params schema that keeps every field: the SDKs' own `tools/call` schema strips
-// `requestedOutputs` before the handler sees it. v2 takes a Standard Schema; v1 reads a Zod-3-like
-// object (`shape.method._def.value`, `safeParse`).
+// `requestedOutputs` before the handler sees it. v2 takes a Standard Schema (its public
+// `~standard` interface); v1 reads a schema through Zod's public surface (`shape.method.value`,
+// a literal's `.value`, and `safeParse`), which its zod-compat layer accepts.
 const keepAll = { "~standard": { version: 1, vendor: "mcp-outputs", validate: (value) => ({ value }) } };
 const keepAllV1 = (method) => ({
-  shape: { method: { _def: { value: method } } },
+  shape: { method: { value: method } },
   safeParse: (data) => ({ success: true, data }),
   parse: (data) => data,
 });
@@ -91,25 +92,26 @@ export function serveTools(server, tools, options = {}) {
   if (byName.size !== served.length) throw new McpOutputsError("malformed", "serveTools: two tools share a name");
   const cache = options.cache ?? { ttlMs: 0, cacheScope: "private" };
 
-  // What the last `initialize` put on the wire (2025-era connections): the version the server
-  // answered and the capabilities it sent, with the client's capabilities from the request.
-  let handshake = null;
-  const handlers = sdk._requestHandlers;
-  const initialize = handlers instanceof Map ? handlers.get("initialize") : undefined;
-  if (initialize) {
-    handlers.set("initialize", async (request, extra) => {
-      const result = await initialize(request, extra);
-      handshake = {
-        protocolVersion: result?.protocolVersion,
-        serverCapabilities: result?.capabilities ?? {},
-        clientCapabilities: request?.params?.capabilities ?? {},
-      };
-      return result;
-    });
+  // v1 has no getter for the version its `initialize` answered (v2 has
+  // getNegotiatedProtocolVersion): for v1 only, the adapter wraps the SDK's `initialize` handler
+  // (a private member, `_requestHandlers`) to read the version from the result it sends.
+  let v1Version;
+  if (!isV2(sdk)) {
+    const handlers = sdk._requestHandlers;
+    const initialize = handlers instanceof Map ? handlers.get("initialize") : undefined;
+    if (initialize) {
+      handlers.set("initialize", async (request, extra) => {
+        const result = await initialize(request, extra);
+        v1Version = result?.protocolVersion;
+        return result;
+      });
+    }
   }
 
   function connectionFor(ctx) {
     const envelope = ctx?.mcpReq?.envelope;
+    // Public getters of both SDKs: the capabilities the server declared (what its `initialize`
+    // result carries) and the client's from its `initialize` request.
     const serverCapabilities = sdk.getCapabilities?.() ?? {};
     if (envelope && envelope[PROTOCOL_VERSION_KEY] !== undefined) {
       // 2026-07-28 on: the request carries its revision and the client's capabilities.
@@ -117,10 +119,11 @@ export function serveTools(server, tools, options = {}) {
       if (envelope[CLIENT_CAPABILITIES_KEY] !== undefined) _meta[CLIENT_CAPABILITIES_KEY] = envelope[CLIENT_CAPABILITIES_KEY];
       return Connection.fromRequest({ _meta }, serverCapabilities, libraryOptions);
     }
-    const init = handshake ?? {
-      // A stateless HTTP request never saw `initialize` on this instance: its version is the
-      // MCP-Protocol-Version header the client sent, and no client capabilities were sent.
-      protocolVersion: sdk.getNegotiatedProtocolVersion?.() ?? headerOf(ctx, "mcp-protocol-version"),
+    // A stateless HTTP request never saw `initialize` on this instance: its version is the
+    // MCP-Protocol-Version header the client sent, and no client capabilities were sent (see
+    // docs/sdk-typescript.md, "Stateless HTTP at 2025 revisions").
+    const init = {
+      protocolVersion: (isV2(sdk) ? sdk.getNegotiatedProtocolVersion() : v1Version) ?? headerOf(ctx, "mcp-protocol-version"),
       serverCapabilities,
       clientCapabilities: sdk.getClientCapabilities?.() ?? {},
     };
