@@ -27,10 +27,10 @@ if importlib.util.find_spec("mcp") is None:  # pragma: no cover - exercised only
     raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'")
 
 import mcp_types
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.client.session import ClientSession
 from mcp.server.context import HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import methods as _methods
@@ -278,7 +278,8 @@ def _lowlevel(server: Any) -> Server[Any]:
     if isinstance(server, Server):
         return server
     # MCPServer wraps a low-level Server and exposes no public accessor for it (nor a public
-    # add_request_handler); the SDK's own in-process Client reads the same attribute.
+    # add_request_handler), up to mcp 2.3.0; the SDK's own in-process Client reads the same
+    # attribute. The one private member the adapter still reads (bindings-py/README.md lists it).
     inner = getattr(server, "_lowlevel_server", None)
     if isinstance(inner, Server):
         return inner
@@ -343,8 +344,8 @@ class OutputsClient:
     @asynccontextmanager
     async def connect(
         cls,
-        read_stream: ReadStream[SessionMessage | Exception],
-        write_stream: WriteStream[SessionMessage],
+        read_stream: ObjectReceiveStream[Union[SessionMessage, Exception]],
+        write_stream: ObjectSendStream[SessionMessage],
         *,
         revision: Optional[str] = None,
         extensions: Optional[Mapping[str, Mapping[str, Any]]] = None,
