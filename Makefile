@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test test-kit test-runtimes test-wheels demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
+.PHONY: test test-kit test-runtimes test-wheels test-schema-suite demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
 	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-wheels test-diff fuzz-replay test-demo test-interop
+test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-schema-suite test-wheels test-diff fuzz-replay test-demo test-interop
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -53,6 +53,13 @@ test-py:
 # pip builds from it, each installed into a fresh venv and called.
 test-wheels:
 	$(MAKE) -C tests/wheels test
+
+# The JSON-Schema-Test-Suite, draft 2020-12 (tests/schema-suite/: taken from the pinned sdist of
+# jsonschema 4.26.0, cached in target/): Python, the `full` entry, and the default entry with the
+# Ajv and cfworker adapters; prints `schema suite: <flavour> N passed, M failed` and holds the
+# failures to the checked-in list of known differences, exactly. After test-js and test-py.
+test-schema-suite:
+	$(MAKE) -C tests/schema-suite test
 
 # Differential testing, Rust vs JS vs Python (tests/conformance/src/bin/differential.rs):
 # DIFF_CASES generated cases through all three; prints `differential: N cases, M mismatches`.
