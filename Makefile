@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test test-kit test-runtimes test-wheels test-schema-suite demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop lint \
+.PHONY: test test-kit test-runtimes test-wheels test-schema-suite demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop test-sdk-range lint \
 	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-schema-suite test-wheels test-diff fuzz-replay test-demo test-interop
+test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-schema-suite test-wheels test-diff fuzz-replay test-demo test-interop test-sdk-range
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -112,6 +112,13 @@ test-demo:
 test-interop:
 	$(MAKE) -C bindings-js build
 	$(MAKE) -C tests/interop test
+
+# The SDK adapters against the oldest and the newest SDK release of each declared peer range
+# (tests/sdk-range/versions.json), each installed fresh: `sdk range: N passed, M failed`.
+test-sdk-range:
+	$(MAKE) -C bindings-js build
+	$(MAKE) -C bindings-py develop
+	$(MAKE) -C tests/sdk-range test
 
 # The prototype: the terminal walkthrough of PLAN-1..15, then the web demo served on 127.0.0.1.
 demo: walkthrough
