@@ -202,12 +202,14 @@ const MODERN = new Set(["2026-07-28", "2026-12-01"]);
 // Watches the opening exchange on the transport: what the client sent (`initialize` params, or the
 // per-request `_meta` of `server/discover`) and what the server answered. Neither SDK exposes the
 // wire values (v1 has no getter for the negotiated version; both parse the capabilities), and a
-// legacy pin must reach the wire in the `initialize` request.
+// legacy pin must reach the wire in the `initialize` request (v1 always asks for its latest).
+// The SDK is handed a view of the caller's transport through the public Transport interface
+// (`send`, `onmessage`); the caller's object itself is not modified, and every other member
+// (`start`, `close`, `onclose`, `sessionId`, `setProtocolVersion`, …) is the transport's own.
 function watchOpening(transport, legacyPin) {
   const seen = { clientCapabilities: undefined, result: undefined, method: undefined };
   const pending = new Map();
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
+  const send = (message, options) => {
     if (message && (message.method === "initialize" || message.method === "server/discover") && "id" in message) {
       if (message.method === "initialize") {
         if (legacyPin !== undefined) message = { ...message, params: { ...message.params, protocolVersion: legacyPin } };
@@ -217,27 +219,34 @@ function watchOpening(transport, legacyPin) {
       }
       pending.set(message.id, message.method);
     }
-    return send(message, options);
+    return transport.send(message, options);
   };
   let onmessage;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    get: () => onmessage,
-    set: (handler) => {
-      onmessage =
-        typeof handler === "function"
+  const view = new Proxy(transport, {
+    get(target, prop) {
+      if (prop === "send") return send;
+      if (prop === "onmessage") return onmessage;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      if (prop !== "onmessage") return Reflect.set(target, prop, value, target);
+      onmessage = value;
+      target.onmessage =
+        typeof value === "function"
           ? (message, extra) => {
               if (message && "id" in message && pending.has(message.id) && message.result) {
                 seen.method = pending.get(message.id);
                 seen.result = message.result;
                 pending.delete(message.id);
               }
-              return handler(message, extra);
+              return value(message, extra);
             }
-          : handler;
+          : value;
+      return true;
     },
   });
-  return seen;
+  return { seen, view };
 }
 
 /**
@@ -263,8 +272,8 @@ export async function connectTools(client, transport, options = {}) {
     }
     sdk.setVersionNegotiation({ mode: { pin: protocolVersion } });
   }
-  const seen = watchOpening(transport, modern ? undefined : protocolVersion);
-  await sdk.connect(transport);
+  const { seen, view } = watchOpening(transport, modern ? undefined : protocolVersion);
+  await sdk.connect(view);
   let opening = seen.result && { ...seen, protocolVersion: seen.method === "initialize" ? seen.result.protocolVersion : protocolVersion };
   if (!opening && clientIsV2(sdk) && sdk.getDiscoverResult()) {
     // v2 runs its `server/discover` probe on a transport of its own; it keeps the result whole.
