@@ -150,10 +150,10 @@ fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
     let obj = init.as_object().ok_or_else(|| request_side(Error::malformed("", "init must be an object")))?;
     const FIELDS: &[&str] = &["protocolVersion", "clientCapabilities", "serverCapabilities"];
     if let Some(key) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err(Error::malformed(
+        return Err(request_side(Error::malformed(
             crate::error::pointer_push("", key),
             format!("unknown init field {key:?} (fields: {})", FIELDS.join(", ")),
-        ));
+        )));
     }
     let version = match obj.get("protocolVersion") {
         Some(Value::String(v)) => v,
@@ -598,6 +598,13 @@ mod tests {
         assert!(negotiate(&config, &no_apps).expect("negotiated").negotiated().is_empty());
 
         let error = |init: Value| negotiate(&config, &init).map(|_| ()).expect_err("refused");
+        // An unknown field is the request's fault, on the wire (found by fuzzing, text_request).
+        let misspelt = json!({"protocolVersion": "2025-06-18", "clientnCapabilities": {}, "serverCapabilities": {}});
+        let unknown = error(misspelt);
+        assert_eq!(
+            (unknown.code(), unknown.path(), unknown.jsonrpc_code()),
+            (crate::ErrorCode::Malformed, "/clientnCapabilities", Some(jsonrpc::INVALID_PARAMS))
+        );
         let with = |key: &str, value: Value| {
             let mut bad = init.clone();
             bad[key] = value;
