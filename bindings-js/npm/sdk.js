@@ -276,12 +276,10 @@ export async function connectTools(client, transport, options = {}) {
   await sdk.connect(view);
   let opening = seen.result && { ...seen, protocolVersion: seen.method === "initialize" ? seen.result.protocolVersion : protocolVersion };
   if (!opening && clientIsV2(sdk) && sdk.getDiscoverResult()) {
-    // v2 runs its `server/discover` probe on a transport of its own; it keeps the result whole.
-    opening = {
-      protocolVersion: sdk.getNegotiatedProtocolVersion(),
-      result: sdk.getDiscoverResult(),
-      clientCapabilities: sdk._capabilities,
-    };
+    // v2 runs its `server/discover` probe on a transport of its own, where the view does not see
+    // what the client sent: ask again through the public `discover()`, on this connection.
+    await sdk.discover();
+    if (seen.result) opening = { ...seen, protocolVersion: sdk.getNegotiatedProtocolVersion() ?? protocolVersion };
   }
   if (!opening) throw new McpOutputsError("malformed", "no initialize or server/discover result seen");
   const clientCapabilities = opening.clientCapabilities ?? {};
