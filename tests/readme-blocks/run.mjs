@@ -16,6 +16,7 @@
 //           such named block of the document is written before any block runs, so one block may
 //           import another (`import "./validator.mjs"`).
 //   python  run with the fresh venv's python.
+// A block followed by a line "Prints `…`" must print exactly that (stdout and stderr, trimmed).
 // Markers, an HTML comment on the line just before the opening fence:
 //   <!-- readme-blocks: skip (reason) -->   not run; printed as skipped with the reason.
 //   <!-- readme-blocks: file (reason) -->   a named file that is not run alone (e.g. a stdio server
@@ -72,8 +73,11 @@ function blocksOf(text) {
     while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;
     const marker = /^<!--\s*readme-blocks:\s*(skip|file)\s*(?:\((.*)\))?\s*-->\s*$/.exec(lines[start - 1] ?? "");
     const body = lines.slice(start + 1, end).join("\n") + "\n";
+    let next = end + 1;
+    while (next < lines.length && lines[next].trim() === "") next++;
+    const prints = /^Prints `([^`]+)`/.exec(lines[next] ?? "")?.[1];
     const named = /^(?:\/\/|#)\s*([\w.-]+\.(?:mjs|js|mts|ts|py))\b/.exec(body);
-    blocks.push({ line: start + 1, lang: open[1], body, marker: marker?.[1], reason: marker?.[2], name: named?.[1] });
+    blocks.push({ line: start + 1, lang: open[1], body, marker: marker?.[1], reason: marker?.[2], name: named?.[1], prints });
     i = end;
   }
   return blocks;
@@ -117,6 +121,8 @@ function npmProject(dir, names) {
     if (!(n in pinned)) throw new Error(`npm install ${n}: no pinned version (tests/runtimes or tests/interop)`);
     return `${n}@${pinned[n]}`;
   });
+  // @types/node besides, for the type check only (a TS user on Node has it: `node:fs` in a block).
+  specs.push(`@types/node@${pinned["@types/node"]}`);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "readme-blocks", private: true, type: "module" }));
   run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", ...specs], dir);
 }
@@ -168,7 +174,7 @@ for (const doc of DOCS) {
   let typeErrors = "";
   if (!setup && scripts.length) {
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: true },
+      compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: ["node"], skipLibCheck: true },
       files: scripts.map(([, f]) => f),
     }));
     try {
@@ -193,9 +199,11 @@ for (const doc of DOCS) {
     if (!failure && b.marker === "file") return pending.push(b);
     if (!failure && b.lang !== "sh") {
       try {
-        if (b.lang === "python") run(join(dir, "venv/bin/python"), [file], dir);
-        else if (b.lang === "ts") run(process.execPath, ["--experimental-strip-types", file], dir);
-        else run(process.execPath, [file], dir);
+        let out;
+        if (b.lang === "python") out = run(join(dir, "venv/bin/python"), [file], dir);
+        else if (b.lang === "ts") out = run(process.execPath, ["--experimental-strip-types", file], dir);
+        else out = run(process.execPath, [file], dir);
+        if (b.prints !== undefined && out.trim() !== b.prints) failure = `the text after it says it prints ${b.prints}; it printed ${tail(out)}`;
       } catch (e) {
         failure = e.message;
       }
