@@ -5,10 +5,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 CARGO ?= cargo
 
-.PHONY: test test-kit test-runtimes test-wheels test-schema-suite demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop test-sdk-range lint \
+.PHONY: test test-kit test-runtimes test-readme test-wheels test-schema-suite demo bench bench-rs bench-js bench-py rust-tools test-rust test-js test-py test-demo test-interop test-sdk-range lint \
 	walkthrough test-diff fuzz-diff fuzz fuzz-smoke fuzz-replay fuzz-tools
 
-test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-schema-suite test-wheels test-diff fuzz-replay test-demo test-interop test-sdk-range
+test: rust-tools lint test-rust test-js test-runtimes test-kit test-py test-readme test-schema-suite test-wheels test-diff fuzz-replay test-demo test-interop test-sdk-range
 
 # The toolchain's own components; installed only when missing.
 rust-tools:
@@ -47,6 +47,13 @@ test-kit:
 # The pip package: venv, maturin build, pytest (corpus, API, robustness, typing), wheel test.
 test-py:
 	$(MAKE) -C bindings-py test
+
+# READMEs that work as written (tests/readme-blocks/): every code block of the npm README,
+# docs/sdk-typescript.md and the Python README in a fresh project with only the packed package
+# (or the built wheel), JS type-checked strictly; prints `readme blocks: N passed, M failed`.
+# After test-js and test-py (their builds).
+test-readme:
+	$(MAKE) -C tests/readme-blocks test
 
 # Wheels users can install (tests/wheels/): the release workflow against GitHub's workflow schema,
 # the manylinux2014 wheel built with zig and `auditwheel show`'s verdict, the sdist and a wheel
