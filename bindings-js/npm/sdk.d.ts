@@ -62,7 +62,7 @@ export declare function toRpcError(error: unknown): unknown;
 export interface SdkClient {
   request(request: { method: string; params?: JsonObject }, schema?: unknown, options?: unknown): Promise<any>;
   callTool(params: any, schema?: unknown, options?: unknown): Promise<any>;
-  getServerCapabilities(): JsonObject | undefined;
+  getServerCapabilities(): object | undefined;
   [key: string]: any;
 }
 

@@ -29,13 +29,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-outputs-readme-blocks-"));
-process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+// README_BLOCKS_KEEP=1 keeps the projects (their path printed) to look into a failure.
+process.on("exit", () => (process.env.README_BLOCKS_KEEP ? console.log(`kept ${work}`) : rmSync(work, { recursive: true, force: true })));
 const started = Date.now();
 
 const DOCS = [
@@ -88,7 +89,7 @@ function run(cmd, args, cwd, timeout = 120_000) {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout, stdio: ["ignore", "pipe", "pipe"] });
   const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${[cmd, ...args].map((a) => relative(cwd, a) || a).join(" ")} exited ${r.status}: ${tail(out)}`);
+  if (r.status !== 0) throw new Error(`${[cmd, ...args].map((a) => (a.startsWith(cwd) ? relative(cwd, a) : a)).join(" ")} exited ${r.status}: ${tail(out)}`);
   return out;
 }
 const tail = (text) => text.trim().split("\n").slice(-12).join("\n    ").slice(0, 2000);
@@ -101,7 +102,7 @@ const tarball = (() => {
 })();
 const wheel = (() => {
   if (process.env.MCP_OUTPUTS_WHEEL) return process.env.MCP_OUTPUTS_WHEEL;
-  const dir = process.env.WHEEL_DIR ?? join(root, "target/readme-blocks-wheel");
+  const dir = resolve(process.env.WHEEL_DIR ?? join(root, "target/readme-blocks-wheel"));
   const wheels = readdirSync(dir).filter((f) => f.endsWith(".whl"));
   if (wheels.length !== 1) throw new Error(`expected one wheel in ${dir}, got ${wheels.join(", ")}`);
   return join(dir, wheels[0]);
@@ -177,13 +178,14 @@ for (const doc of DOCS) {
       compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: ["node"], skipLibCheck: true },
       files: scripts.map(([, f]) => f),
     }));
-    try {
-      run(process.execPath, [tsc, "-p", "."], dir);
-    } catch (e) {
-      typeErrors = e.message;
-    }
+    // The whole output (run() keeps only a tail): each block gets the errors in its own file.
+    const r = spawnSync(process.execPath, [tsc, "-p", "."], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    if (r.status !== 0) typeErrors = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? r.error.message : ""}`.trim() || `tsc exited ${r.status}`;
   }
   const typeErrorsOf = (file) => typeErrors.split("\n").filter((l) => l.trim().startsWith(`${file}(`)).join("\n    ");
+  // tsc's errors that name no block's file (its config, a package's types) fail every block.
+  const files = scripts.map(([, f]) => f);
+  const elsewhere = typeErrors && !files.some((f) => typeErrorsOf(f)) ? tail(typeErrors) : "";
   const pending = [];
   blocks.forEach((b, i) => {
     if (b.marker === "skip") return report(doc.file, b, "skip", `(${b.reason ?? "no reason given"})`);
@@ -193,7 +195,7 @@ for (const doc of DOCS) {
     else if (b.lang === "sh") {
       if (!installBlocks.includes(b)) failure = "a shell block that installs nothing needs a skip marker";
     } else if (["js", "ts"].includes(b.lang)) {
-      const own = typeErrorsOf(file) || (typeErrors && !typeErrors.includes("(") ? typeErrors : "");
+      const own = typeErrorsOf(file) || elsewhere;
       if (own) failure = `tsc --strict:\n    ${own}`;
     } else if (b.lang !== "python") failure = `no runner for \`${b.lang || "(no language)"}\` blocks: add a marker`;
     if (!failure && b.marker === "file") return pending.push(b);
