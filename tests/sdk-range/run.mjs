@@ -61,7 +61,7 @@ function npmRun(set) {
   }
   // The adapter tests as tests/interop has them, with the fixture paths made absolute.
   mkdirSync(join(dir, "ts"), { recursive: true });
-  for (const file of ["adapter.test.mjs", "fixtures.mjs"]) {
+  for (const file of ["adapter.test.mjs", "fixtures.mjs", "server-v2.mjs", "http.mjs"]) {
     const text = readFileSync(join(root, "tests/interop/ts", file), "utf8").replaceAll("../../../core/", `${root}/core/`);
     writeFileSync(join(dir, "ts", file), text);
   }

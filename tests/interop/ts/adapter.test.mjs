@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Server as ServerV2, InMemoryTransport as MemV2 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
@@ -292,4 +293,26 @@ test("client side: a server's bad tools/list is the package's typed error; bad a
   await client.close();
   await assert.rejects(connectTools({}, clientSide), (e) => e instanceof McpOutputsError && e.code === "malformed");
   await assert.rejects(connectTools(new ClientV2(info, {}), null), (e) => e instanceof McpOutputsError && e.code === "malformed");
+});
+
+// Issue 22, item 5: over stdio, a v2 client pinned at 2026-07-28 runs its server/discover probe on
+// a sibling transport the adapter never sees; connectTools then asks again through the public
+// discover() (before, it read the client's private `_capabilities`). The client's Apps capability
+// still reaches the negotiation, and the caller's transport object is left as it was.
+test("v2 client over stdio at 2026-07-28: the opening is read through discover(); Apps negotiated from what was sent; the transport is not patched", async () => {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  const server = fileURLToPath(new URL("./server-v2.mjs", import.meta.url));
+  for (const apps of [false, true]) {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [server, ...(apps ? ["--apps"] : [])] });
+    const ownSend = transport.send;
+    const sdk = new ClientV2(info, { capabilities: clientCapabilities(apps) });
+    const tools = await connectTools(sdk, transport, { protocolVersion: "2026-07-28" });
+    assert.equal(tools.protocolVersion, "2026-07-28");
+    assert.deepEqual(tools.connection.negotiated, apps ? [APPS] : []);
+    assert.equal(transport.send, ownSend);
+    assert.ok(!Object.hasOwn(transport, "onmessage") || typeof Object.getOwnPropertyDescriptor(transport, "onmessage").set !== "function");
+    const { route } = await tools.call("search_customers", toolArguments.search_customers, apps ? { mode: "apps" } : undefined);
+    if (apps) assert.ok(route.view !== null);
+    await sdk.close();
+  }
 });
