@@ -2,8 +2,9 @@
 // peer range (versions.json), not only the versions tests/interop pins. Each distinct install set
 // gets a fresh directory under .work/ (installed again only when its set changes), the adapter
 // tests run there, and one line is printed per (sdk, version), then `sdk range: N passed, M failed`
-// (N, M: test cases over the distinct runs). Exits non-zero on any failure or on a list that no
-// longer matches the declared ranges.
+// (N, M: test cases over the distinct runs). Exits non-zero on any failure, on a list that no
+// longer matches the declared ranges, or when an adapter reaches an SDK private member the docs
+// do not list.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -22,15 +23,34 @@ const interop = JSON.parse(readFileSync(join(root, "tests/interop/package.json")
 const pyproject = readFileSync(join(root, "bindings-py/pyproject.toml"), "utf8");
 const problems = [];
 for (const [pkg, r] of Object.entries(versions.npm.range)) {
-  if (peers[pkg] !== r.declared) problems.push(`${pkg}: package.json declares ${peers[pkg]}, versions.json ${r.declared}`);
-  if (r.declared.startsWith("^") && r.declared.slice(1) !== r.oldest) problems.push(`${pkg}: oldest ${r.oldest} is not the bound of ${r.declared}`);
-  if (interop[pkg] !== versions.npm.pinned[pkg]) problems.push(`${pkg}: tests/interop pins ${interop[pkg]}, versions.json ${versions.npm.pinned[pkg]}`);
+  if (peers[pkg] !== r.declared) problems.push(`versions.json is stale: ${pkg}: package.json declares ${peers[pkg]}, versions.json ${r.declared}`);
+  if (r.declared.startsWith("^") && r.declared.slice(1) !== r.oldest) problems.push(`versions.json is stale: ${pkg}: oldest ${r.oldest} is not the bound of ${r.declared}`);
+  if (interop[pkg] !== versions.npm.pinned[pkg]) problems.push(`versions.json is stale: ${pkg}: tests/interop pins ${interop[pkg]}, versions.json ${versions.npm.pinned[pkg]}`);
 }
 for (const [pkg, r] of Object.entries(versions.pypi.range)) {
-  if (!pyproject.includes(`"${pkg}${r.declared}"`)) problems.push(`${pkg}: bindings-py/pyproject.toml does not declare ${pkg}${r.declared}`);
+  if (!pyproject.includes(`"${pkg}${r.declared}"`)) problems.push(`versions.json is stale: ${pkg}: bindings-py/pyproject.toml does not declare ${pkg}${r.declared}`);
+}
+// The adapters reach no SDK private member but the ones the docs list (docs/sdk-typescript.md,
+// "Surviving SDK releases"; bindings-py/README.md, "What the adapter relies on in `mcp`").
+const allowedPrivate = { "bindings-js/npm/sdk.js": ["_requestHandlers"], "bindings-py/python/mcp_outputs/sdk.py": ["_lowlevel_server"] };
+for (const [file, allowed] of Object.entries(allowedPrivate)) {
+  const code = readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .filter((line) => !/^\s*(\/\/|#|\*)/.test(line))
+    .join("\n");
+  // `x._name` member reads and `mcp.…._module` imports; the adapter's own names (`this._tools`,
+  // `self._server`, …) are its own state.
+  // `_meta` is the protocol's own field name.
+  const reads = [
+    ...code.matchAll(/(?<!\bthis|\bself|\bcls)(?<=[\w)\]])\.(_[A-Za-z]\w*)/g),
+    ...code.matchAll(/getattr\(\w+,\s*["'](_\w+)["']/g),
+    ...code.matchAll(/\[["'](_[A-Za-z]\w*)["']\]/g),
+  ];
+  const found = new Set(reads.map((m) => m[1]).filter((name) => name !== "_meta"));
+  for (const name of found) if (!allowed.includes(name)) problems.push(`${file} reaches the private member ${name}, which the docs do not list`);
 }
 if (problems.length) {
-  for (const p of problems) console.log(`  versions.json is stale: ${p}`);
+  for (const p of problems) console.log(`  ${p}`);
   console.log(`sdk range: 0 passed, ${problems.length} failed`);
   process.exit(1);
 }
@@ -122,6 +142,7 @@ for (const [pkg, r] of Object.entries(versions.pypi.range)) {
     lines.push([`${pkg} (PyPI) ${r[which]} (${label} of ${r.declared})`, res]);
   }
 }
+console.log(`  private SDK members reached: ${Object.entries(allowedPrivate).map(([f, a]) => `${f.split("/").pop()} ${a.join(", ")}`).join("; ")} (as the docs list)`);
 for (const [label, res] of lines) {
   console.log(`  ${label}: ${res.passed} passed, ${res.failed} failed`);
 }
