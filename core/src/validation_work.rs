@@ -300,7 +300,12 @@ struct Graph<'s> {
     nodes: Vec<Node>,
     edges: Vec<Edge>,
     by_pointer: HashMap<String, usize>,
-    anchors: HashMap<String, Vec<usize>>,
+    /// Plain-name anchors (`$anchor`, `$dynamicAnchor`, drafts 4–7 `#name` identifiers) by the
+    /// base URI of their resource and their name: one name may stand in several resources.
+    anchors: HashMap<(String, String), Vec<usize>>,
+    /// `$dynamicAnchor`s by name, in every resource: the candidates of a dynamic reference (an
+    /// `$anchor` of the same name is not one).
+    dynamic_anchors: HashMap<String, Vec<usize>>,
     /// Nodes with `"$recursiveAnchor": true`.
     recursive_anchors: Vec<usize>,
     /// Resources by their base URI: the nodes whose identifier sets one.
@@ -339,6 +344,7 @@ pub fn check(schema: &Value, path: &str) -> Result<Work> {
         pending: Vec::new(),
         by_pointer: HashMap::new(),
         anchors: HashMap::new(),
+        dynamic_anchors: HashMap::new(),
     };
     graph.add(schema, String::new(), String::new());
     // References are resolved after the walk, so that every anchor and identifier is known; a
@@ -389,13 +395,16 @@ impl<'s> Graph<'s> {
             }
             for name in ["$anchor", "$dynamicAnchor"] {
                 if let Some(Value::String(anchor)) = map.get(name) {
-                    self.anchors.entry(anchor.clone()).or_default().push(id);
+                    self.anchors.entry((base.clone(), anchor.clone())).or_default().push(id);
+                    if name == "$dynamicAnchor" {
+                        self.dynamic_anchors.entry(anchor.clone()).or_default().push(id);
+                    }
                 }
             }
             // Drafts 4 to 7 name an anchor with a fragment-only identifier.
             for name in ["$id", "id"] {
                 if let Some(anchor) = map.get(name).and_then(Value::as_str).and_then(|s| s.strip_prefix('#')) {
-                    self.anchors.entry(anchor.to_owned()).or_default().push(id);
+                    self.anchors.entry((base.clone(), anchor.to_owned())).or_default().push(id);
                 }
             }
             let references = [
@@ -505,7 +514,7 @@ impl<'s> Graph<'s> {
                 Target::Node(first) => {
                     let name = r.rsplit_once('#').map_or("", |(_, name)| name);
                     let mut targets = vec![first];
-                    targets.extend(self.anchors.get(name).into_iter().flatten().copied());
+                    targets.extend(self.dynamic_anchors.get(name).into_iter().flatten().copied());
                     // One evaluation, wherever it resolves: each candidate once.
                     targets.sort_unstable();
                     targets.dedup();
@@ -525,8 +534,12 @@ impl<'s> Graph<'s> {
         let resource = if uri.is_empty() {
             self.resources.get(base.as_str()).copied().unwrap_or(0)
         } else {
-            match self.resources.get(&join(base, uri)) {
+            let joined = join(base, uri);
+            match self.resources.get(&joined) {
                 Some(&resource) => resource,
+                // A dialect's own meta-schema (bundled by the validators, never fetched): fixed
+                // text whose evaluation is bounded, so it adds no work this rule must count.
+                None if is_meta_schema(&joined) => return Target::Several(Vec::new()),
                 None => return Target::Anywhere,
             }
         };
@@ -546,10 +559,13 @@ impl<'s> Graph<'s> {
             let base = self.nodes[resource].base.clone();
             return match self.add(value, canonical, base) {
                 Some(id) => Target::Node(id),
+                // A boolean schema applies nothing further: no work beyond its own verdict.
+                None if value.is_boolean() => Target::Several(Vec::new()),
                 None => Target::Anywhere,
             };
         }
-        match self.anchors.get(&decoded).map(Vec::as_slice) {
+        let key = (self.nodes[resource].base.clone(), decoded);
+        match self.anchors.get(&key).map(Vec::as_slice) {
             Some([one]) => Target::Node(*one),
             _ => Target::Anywhere,
         }
@@ -821,6 +837,22 @@ fn each_member<'s>(value: &'s Value, mut f: impl FnMut(&'s str, &'s Value)) {
     }
 }
 
+/// Whether `uri` names a JSON Schema dialect's meta-schema (or, for 2019-09 and 2020-12, one of
+/// its vocabulary meta-schemas), with or without an empty fragment.
+fn is_meta_schema(uri: &str) -> bool {
+    let uri = uri.strip_suffix('#').unwrap_or(uri);
+    matches!(
+        uri,
+        "http://json-schema.org/draft-04/schema"
+            | "http://json-schema.org/draft-06/schema"
+            | "http://json-schema.org/draft-07/schema"
+            | "https://json-schema.org/draft/2019-09/schema"
+            | "https://json-schema.org/draft/2020-12/schema"
+    ) || ["https://json-schema.org/draft/2019-09/meta/", "https://json-schema.org/draft/2020-12/meta/"]
+        .iter()
+        .any(|prefix| uri.strip_prefix(prefix).is_some_and(|name| !name.is_empty() && !name.contains('/')))
+}
+
 /// A URI fragment's percent-encoding decoded; `None` when not UTF-8 or malformed.
 pub(crate) fn percent_decode(fragment: &str) -> Option<String> {
     let bytes = fragment.as_bytes();
@@ -957,6 +989,31 @@ mod tests {
 
     fn refused(schema: serde_json::Value) -> bool {
         check(&schema, "/s").is_err()
+    }
+
+    /// References the bound once read as leading anywhere (found by the JSON-Schema-Test-Suite,
+    /// tests/schema-suite): a boolean target, one anchor name in two resources, a dialect's
+    /// meta-schema. Each is followed exactly now; a real cycle through them is still refused.
+    #[test]
+    fn exact_references_are_followed() {
+        for accepted in [
+            json!({"properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {"b": true}}),
+            json!({"properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {"b": false}}),
+            json!({"$id": "https://example.com/r", "properties": {"v": {"$ref": "child1#x"}},
+                   "$defs": {"A": {"$id": "child1", "allOf": [{"$id": "child2", "$anchor": "x"}, {"$anchor": "x"}]}}}),
+            json!({"properties": {"s": {"$ref": "https://json-schema.org/draft/2020-12/schema"}}}),
+            json!({"$ref": "https://json-schema.org/draft/2020-12/meta/validation"}),
+            json!({"$ref": "http://json-schema.org/draft-07/schema#"}),
+        ] {
+            assert!(check(&accepted, "").is_ok(), "{accepted}");
+        }
+        // A resource of the schema's own that takes a meta-schema's URI is the schema's: a
+        // cycle through it counts.
+        assert!(refused(
+            json!({"$defs": {"m": {"$id": "https://json-schema.org/draft/2020-12/schema", "$ref": "#"}}, "$ref": "https://json-schema.org/draft/2020-12/schema"})
+        ));
+        // An anchor defined twice in one resource is ambiguous: conservatively anywhere.
+        assert!(refused(json!({"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}, "$ref": "#x"})));
     }
 
     #[test]
