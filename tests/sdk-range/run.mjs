@@ -32,7 +32,7 @@ for (const [pkg, r] of Object.entries(versions.pypi.range)) {
 }
 // The adapters reach no SDK private member but the ones the docs list (docs/sdk-typescript.md,
 // "Surviving SDK releases"; bindings-py/README.md, "What the adapter relies on in `mcp`").
-const allowedPrivate = { "bindings-js/npm/sdk.js": ["_requestHandlers"], "bindings-py/python/mcp_outputs/sdk.py": ["_lowlevel_server"] };
+const allowedPrivate = { "bindings-js/npm/sdk.js": ["_requestHandlers"], "bindings-py/python/mcp_outputs/sdk.py": ["_lowlevel_server", "_stream_protocols"] };
 for (const [file, allowed] of Object.entries(allowedPrivate)) {
   const code = readFileSync(join(root, file), "utf8")
     .split("\n")

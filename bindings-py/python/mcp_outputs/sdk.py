@@ -21,13 +21,12 @@ import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Literal, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, Union, cast
 
 if importlib.util.find_spec("mcp") is None:  # pragma: no cover - exercised only without the extra
     raise ImportError("mcp_outputs.sdk needs the MCP Python SDK: pip install 'mcp-outputs[mcp]'")
 
 import mcp_types
-from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.client.session import ClientSession
 from mcp.server.context import HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import Server
@@ -37,6 +36,11 @@ from mcp_types import methods as _methods
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, RootModel, ValidationError
+
+if TYPE_CHECKING:
+    # Type-only: the stream protocols ClientSession takes. `mcp` 2.3 defines them in a private
+    # module and re-exports them from no public one; nothing imports it at run time.
+    from mcp.shared._stream_protocols import ReadStream, WriteStream
 
 from ._errors import ERROR_CLASSES, McpOutputsError
 from ._mcp_outputs import Config, Connection, ReceivedTool, ServerTool, discover_tools
@@ -344,8 +348,8 @@ class OutputsClient:
     @asynccontextmanager
     async def connect(
         cls,
-        read_stream: ObjectReceiveStream[Union[SessionMessage, Exception]],
-        write_stream: ObjectSendStream[SessionMessage],
+        read_stream: ReadStream[Union[SessionMessage, Exception]],
+        write_stream: WriteStream[SessionMessage],
         *,
         revision: Optional[str] = None,
         extensions: Optional[Mapping[str, Mapping[str, Any]]] = None,
