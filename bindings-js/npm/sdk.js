@@ -172,6 +172,19 @@ export function serveTools(server, tools, options = {}) {
     }
   }
 
+  // A server made without `capabilities.tools` (a bare `new McpServer({name, version})`) gets it
+  // here: both SDKs refuse a tools/* handler on a server that does not declare tools, and their
+  // public registerCapabilities merges into what the server declared (McpServer's registerTool
+  // does the same). Only before connect: the capabilities were sent in `initialize` by then.
+  if (!sdk.getCapabilities?.()?.tools) {
+    if (sdk.transport) {
+      throw new McpOutputsError(
+        "malformed",
+        "serveTools: the server is already connected without the tools capability; call serveTools before server.connect(), or declare capabilities.tools",
+      );
+    }
+    sdk.registerCapabilities({ tools: {} });
+  }
   if (isV2(sdk)) {
     sdk.setRequestHandler("tools/list", (_request, ctx) => listTools(ctx));
     sdk.setRequestHandler("tools/call", { params: keepAll }, (params, ctx) => callTool(params, ctx));

@@ -61,6 +61,7 @@ test("npm pack: the tarball holds exactly the package files", () => {
     "README.md",
     "api.js",
     "browser.js",
+    "docs/sdk-typescript.md",
     "full-browser.js",
     "full-manual.js",
     "full-node-bundled.js",
@@ -84,6 +85,18 @@ test("npm pack: the tarball holds exactly the package files", () => {
     "wasm/full/mcp_outputs_js_bg.wasm",
     "workerd.js",
   ]);
+});
+
+// Issue 22: the README linked ../../docs/sdk-typescript.md, a file outside the package.
+test("npm pack: every relative link of the packed README names a file in the tarball", () => {
+  const listed = new Set(JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: pkgDir, encoding: "utf8" }))[0].files.map((f) => f.path));
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^(https?:|mailto:|#)/.test(l));
+  assert.ok(links.length > 0, "the README links at least one file of its own");
+  for (const link of links) {
+    const path = link.replace(/^\.\//, "").replace(/#.*$/, "");
+    assert.ok(!path.startsWith("../") && listed.has(path), `README link ${link}: not a file of the package`);
+  }
 });
 
 test("installed into a fresh project, Node ESM imports it by name and runs a call", () => {

@@ -5,10 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Server as ServerV2, InMemoryTransport as MemV2 } from "@modelcontextprotocol/server";
+import { McpServer as McpServerV2, Server as ServerV2, InMemoryTransport as MemV2 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
 import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as MemV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -171,6 +172,37 @@ test("serveTools: a bad declaration gets the package's own typed error, before a
     assert.throws(() => serveTools(server, bad), (e) => e instanceof McpOutputsError && e.code === "malformed");
   }
   assert.throws(() => serveTools({}, []), (e) => e instanceof McpOutputsError && e.code === "malformed");
+});
+
+// Issue 22: on a server made without capabilities (`new McpServer({name, version})`, the SDKs'
+// first example), serveTools failed with the SDK's "Server does not support tools".
+test("serveTools on a bare McpServer / Server (no capabilities given): tools/list and tools/call work", async () => {
+  const bare = [
+    ["v2 McpServer", () => new McpServerV2(info), MemV2, (o) => new ClientV2(info, o)],
+    ["v2 Server", () => new ServerV2(info), MemV2, (o) => new ClientV2(info, o)],
+    ["v1 McpServer", () => new McpServerV1(info), MemV1, (o) => new ClientV1(info, o)],
+    ["v1 Server", () => new ServerV1(info), MemV1, (o) => new ClientV1(info, o)],
+  ];
+  for (const [label, makeServer, Mem, makeClient] of bare) {
+    const server = makeServer();
+    serveTools(server, servedTools);
+    const [serverSide, clientSide] = Mem.createLinkedPair();
+    await server.connect(serverSide);
+    const tools = await connectTools(makeClient({ capabilities: {} }), clientSide, { protocolVersion: "2025-11-25" });
+    const name = tools.entries[0].name;
+    const { result } = await tools.call(name, toolArguments[name]);
+    assert.ok(Array.isArray(result.content) && result.content.length > 0, `${label}: a result`);
+    // Once connected, the capabilities were sent: a second serveTools on a server that never
+    // declared tools says what to do instead of the SDK's error.
+    const late = makeServer();
+    const [lateSide] = Mem.createLinkedPair();
+    await late.connect(lateSide);
+    assert.throws(
+      () => serveTools(late, servedTools),
+      (e) => e instanceof McpOutputsError && e.code === "malformed" && /before server\.connect/.test(e.message),
+      label,
+    );
+  }
 });
 
 test("errors thrown for the SDK carry a numeric code and data.mcpOutputsCode", () => {
