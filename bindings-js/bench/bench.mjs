@@ -1,4 +1,4 @@
-// `make bench` (bench-js): P-JS-1..5, each side measured in the same run, printed as
+// `make bench` (bench-js): P-JS-1..6, each side measured in the same run, printed as
 // `bench <ID> <case>: <ratio>x`, then the memory-flatness benches of each flavour (1,000,000
 // check calls; then 1,000,000 calls through every error path, issue 12). BENCH_ONLY=P-JS-3 (a
 // comma-separated list of ids, `memory` for the memory benches) runs only those.
@@ -12,7 +12,8 @@ import { gzipSync } from "node:zlib";
 import Ajv from "ajv/dist/2020.js";
 import * as core from "../npm/node.js";
 import * as full from "../npm/full-node.js";
-import { BENCH_TOOL, REQUESTED, RESULT_SCHEMA, payload, toolsList } from "./fixtures.mjs";
+import { BENCH_TOOL, LEAF_RESULT_SCHEMA, LEAF_TOOL, REQUESTED, RESULT_SCHEMA, leafPayload, payload, toolsList } from "./fixtures.mjs";
+import { plainHandler } from "./plain-handler.mjs";
 import { errorPaths } from "../test/error-paths.mjs";
 
 const SIZES = [
@@ -60,6 +61,7 @@ const fmt = (r) => `${(r.ours / r.theirs).toFixed(2)}x (${(r.ours / 1000).toFixe
 const ajvOptions = { validateFormats: false, strict: false, allErrors: false };
 const ajv = new Ajv(ajvOptions);
 const ajvValidate = ajv.compile(RESULT_SCHEMA);
+const ajvLeafValidate = ajv.compile(LEAF_RESULT_SCHEMA);
 /** The TypeScript SDKs' validator shape over an Ajv instance (what an SDK passes in). */
 const ajvProvider = (instance) => ({
   getValidator(schema) {
@@ -72,15 +74,21 @@ const ajvProvider = (instance) => ({
 });
 core.setValidator(ajvProvider(ajv));
 
-/** A host and a server of the bench tool, on one flavour's entry. */
-function roles(mcp) {
+/** A host and a server of the bench tool (or `tool`), on one flavour's entry. */
+function roles(mcp, tool = BENCH_TOOL) {
   const conn = new mcp.Connection();
-  const server = mcp.declareTool(BENCH_TOOL);
+  const server = mcp.declareTool(tool);
   return { conn, server, host: mcp.acceptTool(server.advertise(conn), conn) };
 }
 const flavours = [
   ["", core, roles(core)],
   ["-full", full, roles(full)],
+];
+/** The payload shapes of P-JS-2 and P-JS-6: today's records (lines without a prefix), and the
+ * many-leaf records whose schema checks types only (`leaves-` lines). */
+const shapes = [
+  { prefix: "", tool: BENCH_TOOL, make: payload, validate: ajvValidate },
+  { prefix: "leaves-", tool: LEAF_TOOL, make: leafPayload, validate: ajvLeafValidate },
 ];
 const requestedText = JSON.stringify(REQUESTED);
 
@@ -106,18 +114,118 @@ for (const [flavour, , { host }] of flavours) {
   }
 }
 
-// P-JS-2: JS-object check + route vs Ajv validate alone (schema compiled once).
-for (const [flavour, , { host }] of flavours) {
-  for (const [label, bytes] of runs("P-JS-2") ? SIZES : []) {
-    for (const valid of [true, false]) {
-      const result = payload(bytes, valid);
-      const value = result.outputs[0].structuredContent;
-      if (ajvValidate(value) !== valid) throw new Error("ajv disagrees with the payload's validity");
-      const r = ratio(
-        () => attempt(() => host.route(REQUESTED, result)),
-        () => ajvValidate(value),
-      );
-      console.log(`bench P-JS-2${flavour} ${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+// P-JS-2: JS-object check + route vs Ajv validate alone (schema compiled once), for both
+// payload shapes (`leaves-`: the many-leaf records, on a tool declaring their schema).
+for (const [flavour, mcp] of flavours) {
+  for (const { prefix, tool, make, validate } of runs("P-JS-2") ? shapes : []) {
+    const { host } = roles(mcp, tool);
+    for (const [label, bytes] of SIZES) {
+      for (const valid of [true, false]) {
+        const result = make(bytes, valid);
+        const value = result.outputs[0].structuredContent;
+        if (validate(value) !== valid) throw new Error("ajv disagrees with the payload's validity");
+        const r = ratio(
+          () => attempt(() => host.route(REQUESTED, result)),
+          () => validate(value),
+        );
+        console.log(`bench P-JS-2${flavour} ${prefix}${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+      }
+    }
+  }
+}
+
+// P-JS-6: the object route of the default build with Ajv vs the plain JS host handler of
+// plain-handler.mjs (what an SDK maintainer would write instead: exact selectors, content
+// blocks' `type`/`text`, Ajv on each payload, routing by audience; no limits, no `_meta`), over
+// the same Ajv instance, for both payload shapes. Before anything is timed, the handler must
+// agree with the package on every case below and on every bench payload (accept the valid ones,
+// refuse the invalid ones, route the same outputs to the same lists); the bench aborts if not.
+const routeLists = (r) => JSON.stringify([r.model, r.user, r.programmatic]);
+function plainGuard(fail) {
+  const { host } = roles(core);
+  const plain = plainHandler(BENCH_TOOL, ajv);
+  const text = { audience: "assistant", format: "content", content: [{ type: "text", text: "3 customers" }] };
+  const data = payload(512, true).outputs[0];
+  const both = [{ audience: "assistant", format: "content" }, REQUESTED[0]];
+  const ok = [
+    [both, { outputs: [data, text] }],
+    [both, { outputs: [text, data] }],
+    [REQUESTED, { outputs: [data] }],
+    [[both[0]], { outputs: [{ ...text, content: [{ type: "image", data: "AA==", mimeType: "image/png" }, text.content[0]] }] }],
+  ];
+  const refused = [
+    ["missing output", both, { outputs: [data] }],
+    ["extra output", REQUESTED, { outputs: [data, text] }],
+    ["duplicate output", both, { outputs: [data, text, data] }],
+    ["content block not an object", both, { outputs: [data, { ...text, content: ["hi"] }] }],
+    ["content block without a type", both, { outputs: [data, { ...text, content: [{ text: "hi" }] }] }],
+    ["text block without a text", both, { outputs: [data, { ...text, content: [{ type: "text", text: 3 }] }] }],
+    ["invalid payload", REQUESTED, payload(512, false)],
+  ];
+  for (const [requested, result] of ok) {
+    let theirs;
+    try {
+      theirs = routeLists(plain(requested, result));
+    } catch (e) {
+      fail(`plain handler refused a valid result: ${e.message}`);
+    }
+    if (theirs !== routeLists(host.route(requested, result))) fail("plain handler routes differently from the package");
+  }
+  for (const [what, requested, result] of refused) {
+    let refusedByPackage = false;
+    try {
+      host.route(requested, result);
+    } catch (e) {
+      if (!(e instanceof core.McpOutputsError)) throw e;
+      refusedByPackage = true;
+    }
+    if (!refusedByPackage) fail(`the package accepted the ${what} case (the guard's case is wrong)`);
+    let accepted = true;
+    try {
+      plain(requested, result);
+    } catch {
+      accepted = false;
+    }
+    if (accepted) fail(`plain handler accepted the ${what} case`);
+  }
+}
+if (runs("P-JS-6")) {
+  const fail = (why) => {
+    throw new Error(`P-JS-6 guard: ${why}; nothing timed`);
+  };
+  plainGuard(fail);
+  for (const { prefix, tool, make } of shapes) {
+    const { host } = roles(core, tool);
+    const plain = plainHandler(tool, ajv);
+    for (const [label, bytes] of SIZES) {
+      for (const valid of [true, false]) {
+        const result = make(bytes, valid);
+        let ours = null;
+        let theirs = null;
+        try {
+          ours = routeLists(host.route(REQUESTED, result));
+        } catch (e) {
+          if (!(e instanceof core.McpOutputsError)) throw e;
+        }
+        try {
+          theirs = routeLists(plain(REQUESTED, result));
+        } catch {
+          /* refused */
+        }
+        if ((ours !== null) !== valid) fail(`the package's verdict on ${prefix}${label}-${valid} is wrong`);
+        if (ours !== theirs) fail(`plain handler disagrees with the package on ${prefix}${label}-${valid}`);
+        const r = ratio(
+          () => attempt(() => host.route(REQUESTED, result)),
+          () => {
+            try {
+              plain(REQUESTED, result);
+            } catch {
+              /* refused, as the package refuses it */
+            }
+          },
+        );
+        console.log(`bench P-JS-6 ${prefix}${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+      }
     }
   }
 }

@@ -66,6 +66,51 @@ export function payload(bytes, valid) {
   return result();
 }
 
+/** The many-leaf record schema (P-JS-2 / P-JS-6 `leaves-` lines): light records of six short
+ * scalars whose schema checks types only (no required, no formats, no patterns), where the
+ * validator is cheapest and any per-node cost of the route shows. */
+export const LEAF_SCHEMA = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    qty: { type: "integer" },
+    price: { type: "number" },
+    ok: { type: "boolean" },
+    code: { type: "string" },
+    rank: { type: "integer" },
+  },
+};
+export const LEAF_RESULT_SCHEMA = {
+  type: "object",
+  properties: { items: { type: "array", items: LEAF_SCHEMA }, total: { type: "integer" } },
+};
+
+export const LEAF_TOOL = {
+  name: "list_rows",
+  inputSchema: { type: "object" },
+  outputVariants: [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured", schema: LEAF_RESULT_SCHEMA },
+  ],
+};
+
+/** A many-leaf result whose JSON text is about `bytes` long (about 1,000 records at 64 KB);
+ * invalid ones fail on the last record. */
+export function leafPayload(bytes, valid) {
+  const items = [];
+  const result = () => ({
+    resultType: "complete",
+    outputs: [{ audience: "programmatic", format: "structured", structuredContent: { items, total: items.length } }],
+  });
+  let i = 0;
+  while (JSON.stringify(result()).length < bytes) {
+    items.push({ id: i, qty: i % 17, price: (i % 40) + 0.5, ok: i % 3 !== 0, code: `k${i % 100}`, rank: i % 9 });
+    i++;
+  }
+  if (!valid) items[items.length - 1].qty = "7";
+  return result();
+}
+
 const WORDS = "repository issue pull request branch commit user team label milestone workflow run job artifact release tag comment review status check deployment environment secret variable".split(" ");
 
 function schemaOfSize(rand, target) {
