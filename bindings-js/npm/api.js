@@ -84,6 +84,20 @@ function pointerOf(stack) {
 
 const PLAIN_PROTOTYPES = new Set([Object.prototype, Array.prototype, null]);
 
+// The payload guarantee (docs/boundary.md): only plain data is handed back as the caller's own
+// object; anything else is read once into text, and that snapshot is what is checked, written
+// and handed back. JavaScript cannot tell a Proxy from an object; Node, Deno and Bun can, through
+// node:util. Where nothing can (a browser), no value counts as plain: every payload is snapshotted.
+const isProxy = (() => {
+  try {
+    const util = globalThis.process?.getBuiltinModule?.("node:util");
+    return typeof util?.types?.isProxy === "function" ? util.types.isProxy : null;
+  } catch {
+    return null;
+  }
+})();
+const ownData = Object.getOwnPropertyDescriptor;
+
 function resolve(value, key) {
   if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
     const toJSON = value.toJSON;
@@ -143,13 +157,17 @@ function measure(root, depth, limits, budget) {
           break;
         }
         if (d > maxDepth) return null;
+        // A Proxy, or a getter, may answer the validator one thing and the caller another.
+        if (isProxy === null || isProxy(v)) return null;
         if (Array.isArray(v)) {
           if (Object.getPrototypeOf(v) !== Array.prototype) return null;
           const n = v.length;
           if (n > maxArrayLen) return null;
           size += n > 0 ? n + 1 : 2;
           for (let i = n - 1; i >= 0; i--) {
-            const item = v[i];
+            const own = ownData(v, i);
+            if (own === undefined || own.get !== undefined || own.set !== undefined) return null;
+            const item = own.value;
             if (item === undefined) return null;
             values.push(item);
             depths.push(d + 1);
@@ -164,7 +182,9 @@ function measure(root, depth, limits, budget) {
           if (n > 0) subjects = true;
           for (let i = 0; i < n; i++) {
             const key = keys[i];
-            const item = v[key];
+            const own = ownData(v, key);
+            if (own === undefined || own.get !== undefined || own.set !== undefined) return null;
+            const item = own.value;
             const kind = typeof item;
             if (item === undefined || kind === "function" || kind === "symbol" || kind === "bigint") return null;
             size += 6 * key.length + 3;
@@ -189,6 +209,7 @@ function isPlainData(root, skip) {
   const values = [root];
   while (values.length > 0) {
     const v = values.pop();
+    if (isProxy === null || isProxy(v)) return false;
     const array = Array.isArray(v);
     const proto = Object.getPrototypeOf(v);
     if (array ? proto !== Array.prototype : (proto !== Object.prototype && proto !== null) || "toJSON" in v) return false;
@@ -899,10 +920,16 @@ export function bind(load) {
         const { text, held: hold } = env;
         const flags = Uint8Array.from(hold.flags);
         const answer = this._call(() => holding(hold, () => this._handle().routeHeld(reqText, text, rule, TAG, flags)));
-        // An output of plain data (no getter, no toJSON) is the caller's own object, as checked.
+        // An output of plain data (no getter, no toJSON, no Proxy) is the caller's own object, as
+        // checked, when its payload is too: one that was not held was checked as a snapshot.
+        const heldSet = new Set(hold.payloads);
+        const ownOutput = (i) => {
+          const output = spans.values[i];
+          return output != null && (!("structuredContent" in output) || heldSet.has(output.structuredContent)) ? output : null;
+        };
         return withOutputs(
           parseHeld(answer, hold),
-          (i) => spans.values[i] ?? (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)),
+          (i) => ownOutput(i) ?? (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)),
         );
       }
       let resultText = env?.text;
