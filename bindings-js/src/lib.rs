@@ -16,7 +16,7 @@
 //! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
 
 use mcp_outputs::json as facade;
-use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerTool};
+use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -403,12 +403,12 @@ pub struct RawServerTool {
 #[wasm_bindgen]
 impl RawServerTool {
     /// An error the JavaScript serialiser found in a declaration before it reached the core
-    /// (a limit passed, a value JSON cannot hold), given the JSON-RPC code the core gives every
-    /// error of `ServerTool::declare`: the serialiser must not decide the wire form itself.
+    /// (a limit passed, a value JSON cannot hold), as the core answers it: the serialiser must
+    /// not decide the wire form itself.
     #[wasm_bindgen(js_name = declarationError)]
     pub fn declaration_error(code: String, message: String, path: String) -> JsValue {
         let code = ErrorCode::parse(&code).unwrap_or(ErrorCode::Malformed);
-        js_error(&Error::new(code, path, message).on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR))
+        js_error(&ServerArgument::Tool.fault(Error::new(code, path, message)))
     }
 
     /// Declares `tool` (JSON text), with optional legacy options and library options.
@@ -416,9 +416,9 @@ impl RawServerTool {
     pub fn new(tool: String, legacy: Option<String>, options: Option<String>) -> JsResult<RawServerTool> {
         lift(|| {
             let config = config_from(options)?;
-            // A declaration over a limit is the server's own fault (-32603), as every error of
+            // A declaration over a limit is the server's own fault, as every error of
             // `ServerTool::declare` is: the text path must not lose the JSON-RPC code.
-            let on_wire = |e: mcp_outputs::Error| e.on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR);
+            let on_wire = |e: mcp_outputs::Error| ServerArgument::Tool.fault(e);
             let tool = config.limits.parse_text(&tool, "tool").map_err(on_wire)?;
             let legacy = parse_opt(&config, legacy, "legacy").map_err(on_wire)?;
             Ok(RawServerTool { inner: ServerTool::declare(&tool, legacy.as_ref(), &config)? })
@@ -472,7 +472,7 @@ impl RawServerTool {
             let requested = requested
                 .map(|t| limits.parse_text(&t, "requestedOutputs"))
                 .transpose()
-                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INVALID_PARAMS))?;
+                .map_err(|e| ServerArgument::Request.fault(e))?;
             let produced = limits
                 .parse_text(&envelope, "produced")
                 .map_err(|e| self.inner.respond_unread_json(conn, requested.as_ref(), e))?;

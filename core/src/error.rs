@@ -114,6 +114,31 @@ pub enum Side {
     Client,
 }
 
+/// An argument of a server-side operation, by whose fault it is when it cannot be used: the
+/// core decides its JSON-RPC code, also for a fault a binding finds while reading it (JSON text
+/// it parses, a value it measures or converts before the core sees it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerArgument {
+    /// What the server says of its tools: a declaration, its legacy options, a tools/list
+    /// page's `cache` or cursor, what a tool produced: the server's own (-32603).
+    Tool,
+    /// What a request carries (`params`, `requestedOutputs`, an `initialize` or discover
+    /// request): the client's (-32602).
+    Request,
+    /// The capabilities the server declares: the server's own (-32603).
+    Capabilities,
+}
+
+impl ServerArgument {
+    /// `fault` as the server answers it on the wire.
+    pub fn fault(self, fault: Error) -> Error {
+        fault.on_wire(match self {
+            ServerArgument::Request => jsonrpc::INVALID_PARAMS,
+            ServerArgument::Tool | ServerArgument::Capabilities => jsonrpc::INTERNAL_ERROR,
+        })
+    }
+}
+
 /// A failed operation. Boxed, so that `Result`s stay one pointer wide on the happy path.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error(Box<ErrorInner>);

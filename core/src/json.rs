@@ -14,7 +14,7 @@
 use crate::client::ReceivedTool;
 use crate::connection::{Config, Connection};
 use crate::declaration::Warning;
-use crate::error::{jsonrpc, Error, Result};
+use crate::error::{Error, Result, ServerArgument};
 use crate::limits::{Limits, MAX_DEPTH_CEILING};
 use crate::planning::{Mode, Plan, PlanOptions};
 use crate::routing::Route;
@@ -135,18 +135,18 @@ pub fn protocol_versions() -> Value {
 /// (-32602, or -32022 for an unsupported version); server capabilities that are not an object
 /// are the server's own fault (-32603).
 pub fn negotiate(config: &Arc<Config>, init: &Value) -> Result<Connection> {
-    config.limits.check_value(init, "").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    config.limits.check_value(init, "").map_err(|e| ServerArgument::Request.fault(e))?;
     negotiate_checked(config, init)
 }
 
 /// [`negotiate`] over JSON text (text over a limit, or not JSON, is -32602).
 pub fn negotiate_text(config: &Arc<Config>, init: &str) -> Result<Connection> {
-    let init = config.limits.parse_text(init, "init").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    let init = config.limits.parse_text(init, "init").map_err(|e| ServerArgument::Request.fault(e))?;
     negotiate_checked(config, &init)
 }
 
 fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
-    let request_side = |e: Error| e.on_wire(jsonrpc::INVALID_PARAMS);
+    let request_side = |e: Error| ServerArgument::Request.fault(e);
     let obj = init.as_object().ok_or_else(|| request_side(Error::malformed("", "init must be an object")))?;
     const FIELDS: &[&str] = &["protocolVersion", "clientCapabilities", "serverCapabilities"];
     if let Some(key) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
@@ -164,7 +164,7 @@ fn negotiate_checked(config: &Arc<Config>, init: &Value) -> Result<Connection> {
     // than by `from_initialize`, whose paths name the fields of initialize.
     config.parse_version(version).map_err(|e| request_side(e.under("/protocolVersion")))?;
     let client = object_field(obj, "clientCapabilities").map_err(request_side)?;
-    let server = object_field(obj, "serverCapabilities").map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+    let server = object_field(obj, "serverCapabilities").map_err(|e| ServerArgument::Tool.fault(e))?;
     RequestContext::from_initialize(version, client)?.connection(server, Arc::clone(config))
 }
 
@@ -185,7 +185,8 @@ pub fn connection_from_request(
     params: &Value,
     server_capabilities: &Value,
 ) -> Result<Connection> {
-    config.limits.check_value(params, "").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    config.limits.check_value(params, "").map_err(|e| ServerArgument::Request.fault(e))?;
+    config.limits.check_value(server_capabilities, "").map_err(|e| ServerArgument::Capabilities.fault(e))?;
     connection_from_checked(config, params, server_capabilities)
 }
 
@@ -196,17 +197,17 @@ pub fn connection_from_request_text(
     params: &str,
     server_capabilities: &str,
 ) -> Result<Connection> {
-    let params = config.limits.parse_text(params, "params").map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+    let params = config.limits.parse_text(params, "params").map_err(|e| ServerArgument::Request.fault(e))?;
     let server = config
         .limits
         .parse_text(server_capabilities, "serverCapabilities")
-        .map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+        .map_err(|e| ServerArgument::Capabilities.fault(e))?;
     connection_from_checked(config, &params, &server)
 }
 
 fn connection_from_checked(config: &Arc<Config>, params: &Value, server_capabilities: &Value) -> Result<Connection> {
     if !server_capabilities.is_object() {
-        return Err(Error::malformed("", "server capabilities must be an object").on_wire(jsonrpc::INTERNAL_ERROR));
+        return Err(ServerArgument::Capabilities.fault(Error::malformed("", "server capabilities must be an object")));
     }
     RequestContext::from_params_for(params, config)?.connection(server_capabilities, Arc::clone(config))
 }
@@ -269,8 +270,8 @@ impl Connection {
         cache: Option<&Value>,
         next_cursor: Option<&Value>,
     ) -> Result<Value> {
-        let cache = wire::ListCache::from_json(cache).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
-        let next_cursor = wire::next_cursor_option(next_cursor).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))?;
+        let cache = wire::ListCache::from_json(cache).map_err(|e| ServerArgument::Tool.fault(e))?;
+        let next_cursor = wire::next_cursor_option(next_cursor).map_err(|e| ServerArgument::Tool.fault(e))?;
         wire::tools_list_page(tools, self, cache, next_cursor)
     }
 
@@ -283,7 +284,7 @@ impl Connection {
         cache: Option<&str>,
         next_cursor: Option<&str>,
     ) -> Result<String> {
-        let internal = |e: Error| e.on_wire(jsonrpc::INTERNAL_ERROR);
+        let internal = |e: Error| ServerArgument::Tool.fault(e);
         let limits = self.limits();
         limits.check_count(tools.len(), limits.max_tools, "/tools", "tools").map_err(internal)?;
         let tools = tools
@@ -339,7 +340,7 @@ impl ServerTool {
         let requested = requested
             .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
             .transpose()
-            .map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+            .map_err(|e| ServerArgument::Request.fault(e))?;
         self.select_json(conn, requested.as_ref()).map(|v| v.to_string())
     }
 
@@ -348,13 +349,9 @@ impl ServerTool {
     /// `respond` on values: the produced text is read only once the selection stands.
     pub fn respond_text(&self, conn: &Connection, requested: Option<&str>, produced: &str) -> Result<String> {
         let selectors = self.select_from_text(conn, requested)?;
-        let produced = conn
-            .limits()
-            .parse_text(produced, "produced")
-            .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
-        let result = self
-            .assemble(conn, &selectors, Produced::new(&produced))
-            .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+        let produced = conn.limits().parse_text(produced, "produced").map_err(|e| ServerArgument::Tool.fault(e))?;
+        let result =
+            self.assemble(conn, &selectors, Produced::new(&produced)).map_err(|e| ServerArgument::Tool.fault(e))?;
         Ok(result.to_string())
     }
 
@@ -364,7 +361,7 @@ impl ServerTool {
     pub fn respond_unread(&self, conn: &Connection, requested: Option<&str>, fault: Error) -> Error {
         match self.select_from_text(conn, requested) {
             Err(request_fault) => request_fault,
-            Ok(_) => fault.on_wire(crate::error::jsonrpc::INTERNAL_ERROR),
+            Ok(_) => ServerArgument::Tool.fault(fault),
         }
     }
 
@@ -372,7 +369,7 @@ impl ServerTool {
     pub fn respond_unread_json(&self, conn: &Connection, requested: Option<&Value>, fault: Error) -> Error {
         match self.select(conn, requested) {
             Err(request_fault) => request_fault,
-            Ok(_) => fault.on_wire(crate::error::jsonrpc::INTERNAL_ERROR),
+            Ok(_) => ServerArgument::Tool.fault(fault),
         }
     }
 
@@ -380,7 +377,7 @@ impl ServerTool {
         let requested = requested
             .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
             .transpose()
-            .map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+            .map_err(|e| ServerArgument::Request.fault(e))?;
         self.select(conn, requested.as_ref())
     }
 }
@@ -511,6 +508,7 @@ impl ReceivedTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::jsonrpc;
     use crate::ErrorCode;
     use serde_json::json;
 
@@ -664,6 +662,28 @@ mod tests {
         let tight = super::config(Some(&json!({"limits": {"maxDepth": 2}}))).expect("options");
         let err = connection_from_request(&tight, &request("2026-12-01"), &server).map(|_| ()).expect_err("deep");
         assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32602)));
+        // The server's capabilities over a limit are the server's fault, on values as on text
+        // (the value path did not measure them: the Python binding did, choosing the code).
+        let params = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-12-01"}});
+        let deep = json!({"experimental": {"a": {"b": {}}}});
+        let err = connection_from_request(&tight, &params, &deep).map(|_| ()).expect_err("deep caps");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32603)));
+        let err = connection_from_request_text(&tight, &params.to_string(), &deep.to_string())
+            .map(|_| ())
+            .expect_err("deep caps");
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32603)));
+    }
+
+    #[test]
+    fn server_arguments_decide_the_wire_code() {
+        use crate::error::ServerArgument;
+        let fault = || Error::malformed("/x", "read by a binding");
+        assert_eq!(ServerArgument::Request.fault(fault()).jsonrpc_code(), Some(jsonrpc::INVALID_PARAMS));
+        assert_eq!(ServerArgument::Tool.fault(fault()).jsonrpc_code(), Some(jsonrpc::INTERNAL_ERROR));
+        assert_eq!(ServerArgument::Capabilities.fault(fault()).jsonrpc_code(), Some(jsonrpc::INTERNAL_ERROR));
+        // A version fault keeps its own code whoever reads it.
+        let unsupported = ProtocolVersion::parse("2099-01-01").map(|_| ()).expect_err("unsupported");
+        assert_eq!(ServerArgument::Tool.fault(unsupported).jsonrpc_code(), Some(jsonrpc::UNSUPPORTED_PROTOCOL_VERSION));
     }
 
     #[test]

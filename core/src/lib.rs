@@ -83,7 +83,7 @@ pub use audience::{Audience, ExtensionDefinition, Format, Registry, Selector, AP
 pub use client::{CheckedResult, Discovered, ReceivedTool, ResultKind};
 pub use connection::{Config, Connection};
 pub use declaration::{Warning, WarningCode};
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, Result, ServerArgument};
 pub use limits::{Limits, MAX_DEPTH_CEILING};
 pub use planning::{Mode, Plan, PlanOptions};
 pub use routing::{Diagnostic, Dropped, Route, View};

@@ -5,7 +5,7 @@
 use crate::client::ReceivedTool;
 use crate::connection::{Config, Connection};
 use crate::declaration::Warning;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ServerArgument};
 use crate::limits::Limits;
 use crate::migration::{migrate, MigrateOptions};
 use crate::server::{Produced, ServerTool};
@@ -142,9 +142,7 @@ fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
             let (tool, conn) = server_side(&input, &config)?;
             let selectors = tool.select(&conn, input.get("requestedOutputs"))?;
             let produced = Produced::new(input.server_own("produced")?);
-            let result = tool
-                .assemble(&conn, &selectors, produced)
-                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
+            let result = tool.assemble(&conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))?;
             Ok(object([("result", result)]))
         }
         "migrate" => {
@@ -154,11 +152,11 @@ fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
         "list" => {
             // The server's own tools first (-32603), then its cache option, then the request.
             let tools = crate::wire::declare_tools(input.server_own("tools")?, input.get("legacyByTool"), &config)?;
-            let cache = crate::wire::ListCache::from_json(input.get("cache"))
-                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
-            let next_cursor = crate::wire::next_cursor_option(input.get("nextCursor"))
-                .map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))?;
-            let conn = connection(&input, &config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+            let cache =
+                crate::wire::ListCache::from_json(input.get("cache")).map_err(|e| ServerArgument::Tool.fault(e))?;
+            let next_cursor =
+                crate::wire::next_cursor_option(input.get("nextCursor")).map_err(|e| ServerArgument::Tool.fault(e))?;
+            let conn = connection(&input, &config).map_err(|e| ServerArgument::Request.fault(e))?;
             Ok(object([("result", crate::wire::project_tools_page(&tools, &conn, cache, next_cursor)?)]))
         }
         "scenario" => scenario(&input, &config),
@@ -194,8 +192,8 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
 /// anything of the request.
 fn server_side(input: &Input<'_>, config: &Arc<Config>) -> Result<(ServerTool, Connection)> {
     let tool = ServerTool::declare(input.server_own("tool")?, input.get("legacy"), config)?;
-    request_shape(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
-    let conn = connection(input, config).map_err(|e| e.on_wire(crate::error::jsonrpc::INVALID_PARAMS))?;
+    request_shape(input, config).map_err(|e| ServerArgument::Request.fault(e))?;
+    let conn = connection(input, config).map_err(|e| ServerArgument::Request.fault(e))?;
     Ok((tool, conn))
 }
 
@@ -255,6 +253,6 @@ impl<'v> Input<'v> {
     /// A server's own input (its tool, its tools, what it produced): missing is the server's
     /// fault (-32603), as the public APIs report a missing declaration or produced argument.
     fn server_own(&self, key: &str) -> Result<&'v Value> {
-        self.required(key).map_err(|e| e.on_wire(crate::error::jsonrpc::INTERNAL_ERROR))
+        self.required(key).map_err(|e| ServerArgument::Tool.fault(e))
     }
 }

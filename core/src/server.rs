@@ -5,7 +5,7 @@ use crate::audience::Selector;
 use crate::connection::{Config, Connection};
 use crate::content::project_blocks;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Warning};
-use crate::error::{jsonrpc, Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Result, ServerArgument};
 use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
 use crate::output::{read_raw, RawOutput};
@@ -51,7 +51,7 @@ impl ServerTool {
     /// options. Never looks at negotiation. Errors carry JSON-RPC -32603: a bad declaration is
     /// the server's own fault.
     pub fn declare(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
-        ServerTool::declare_inner(tool, legacy, config).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+        ServerTool::declare_inner(tool, legacy, config).map_err(|e| ServerArgument::Tool.fault(e))
     }
 
     fn declare_inner(tool: &Value, legacy: Option<&Value>, config: &Arc<Config>) -> Result<Self> {
@@ -118,7 +118,7 @@ impl ServerTool {
 
     /// Resolves a request's `requestedOutputs` (SEL-*). Errors carry JSON-RPC -32602.
     pub fn select(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
-        self.select_inner(conn, requested).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+        self.select_inner(conn, requested).map_err(|e| ServerArgument::Request.fault(e))
     }
 
     fn select_inner(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
@@ -132,7 +132,7 @@ impl ServerTool {
     /// are -32602, faults of the produced outputs -32603 (ERR-4: never an empty `outputs`).
     pub fn respond(&self, conn: &Connection, requested: Option<&Value>, produced: Produced<'_>) -> Result<Value> {
         let selectors = self.select(conn, requested)?;
-        self.assemble(conn, &selectors, produced).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+        self.assemble(conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))
     }
 
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].

@@ -4,7 +4,7 @@
 
 use crate::audience::{is_extension_id, APPS_EXTENSION};
 use crate::connection::{Config, Connection};
-use crate::error::{jsonrpc, pointer_index, Error, Result};
+use crate::error::{jsonrpc, pointer_index, Error, Result, ServerArgument};
 use crate::planning::Plan;
 use crate::server::ServerTool;
 use crate::version::ProtocolVersion;
@@ -40,7 +40,7 @@ impl RequestContext {
     /// [`RequestContext::from_params`] for a side that supports only
     /// `config.supported_versions` (VER-4): any other revision is -32022, with that list.
     pub fn from_params_for(params: &Value, config: &Config) -> Result<Self> {
-        RequestContext::read_params(params, config).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))
+        RequestContext::read_params(params, config).map_err(|e| ServerArgument::Request.fault(e))
     }
 
     fn read_params(params: &Value, config: &Config) -> Result<Self> {
@@ -72,10 +72,10 @@ impl RequestContext {
     /// The facts agreed in `initialize` (revisions up to 2025-11-25): the negotiated
     /// `protocolVersion` and the client's `capabilities`.
     pub fn from_initialize(protocol_version: &str, client_capabilities: &Value) -> Result<Self> {
-        let version = ProtocolVersion::parse(protocol_version).map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+        let version = ProtocolVersion::parse(protocol_version).map_err(|e| ServerArgument::Request.fault(e))?;
         if !client_capabilities.is_object() {
-            return Err(Error::malformed("/capabilities", "client capabilities must be an object")
-                .on_wire(jsonrpc::INVALID_PARAMS));
+            return Err(ServerArgument::Request
+                .fault(Error::malformed("/capabilities", "client capabilities must be an object")));
         }
         Ok(RequestContext { version, client_capabilities: client_capabilities.clone() })
     }
@@ -88,7 +88,7 @@ impl RequestContext {
         config
             .limits
             .check_count(negotiated.len(), config.limits.max_extensions, "", "negotiated extensions")
-            .map_err(|e| e.on_wire(jsonrpc::INVALID_PARAMS))?;
+            .map_err(|e| ServerArgument::Request.fault(e))?;
         Ok(Connection::new(self.version, negotiated, config))
     }
 }
@@ -300,7 +300,7 @@ pub fn next_cursor_option(value: Option<&Value>) -> Result<Option<&str>> {
 /// error is the server's own fault (-32603). Two tools with one name are refused when the list
 /// is built ([`tools_list_result`]).
 pub fn declare_tools(tools: &Value, legacy_by_tool: Option<&Value>, config: &Arc<Config>) -> Result<Vec<ServerTool>> {
-    declare_tools_inner(tools, legacy_by_tool, config).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+    declare_tools_inner(tools, legacy_by_tool, config).map_err(|e| ServerArgument::Tool.fault(e))
 }
 
 fn declare_tools_inner(tools: &Value, legacy_by_tool: Option<&Value>, config: &Arc<Config>) -> Result<Vec<ServerTool>> {
@@ -346,7 +346,7 @@ pub fn tools_list_page(
     cache: ListCache,
     next_cursor: Option<&str>,
 ) -> Result<Value> {
-    tools_list_result_inner(tools, conn, cache, next_cursor).map_err(|e| e.on_wire(jsonrpc::INTERNAL_ERROR))
+    tools_list_result_inner(tools, conn, cache, next_cursor).map_err(|e| ServerArgument::Tool.fault(e))
 }
 
 fn tools_list_result_inner(
