@@ -150,6 +150,7 @@ struct ErrorInner {
     path: String,
     jsonrpc: Option<i64>,
     data: Option<Value>,
+    over: Option<crate::limits::Over>,
 }
 
 /// Result alias used throughout the crate.
@@ -161,7 +162,7 @@ impl Error {
     /// messages echo the offending input, which may be megabytes long.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
         let message = cut_message(message.into());
-        Error(Box::new(ErrorInner { code, message, path: path.into(), jsonrpc: None, data: None }))
+        Error(Box::new(ErrorInner { code, message, path: path.into(), jsonrpc: None, data: None, over: None }))
     }
 
     pub(crate) fn malformed(path: impl Into<String>, message: impl Into<String>) -> Self {
@@ -192,6 +193,17 @@ impl Error {
     /// Extra JSON-RPC `data` (e.g. `{supported, requested}` for an unsupported version).
     pub fn data(&self) -> Option<&Value> {
         self.0.data.as_ref()
+    }
+
+    /// The container over its length cap, for a `limit-exceeded` error of the limits walk
+    /// ([`crate::Limits::over_error`]): the length in data, not only in the message.
+    pub fn over(&self) -> Option<crate::limits::Over> {
+        self.0.over
+    }
+
+    pub(crate) fn with_over(mut self, over: crate::limits::Over) -> Self {
+        self.0.over = Some(over);
+        self
     }
 
     pub(crate) fn with_data(mut self, data: Value) -> Self {

@@ -73,9 +73,22 @@ impl Limits {
         let mut budget = self.max_bytes;
         let mut trail = Vec::new();
         match self.walk(value, depth, &mut budget, &mut trail) {
-            Err((code, message)) => Err(Error::new(code, render(path, &trail), message)),
+            Err(Walked::Fault(code, message)) => Err(Error::new(code, render(path, &trail), message)),
+            Err(Walked::Over(over)) => Err(self.over_error(over, render(path, &trail))),
             Ok(()) => Err(Error::new(ErrorCode::LimitExceeded, path, "input over a limit")),
         }
+    }
+
+    /// The `limit-exceeded` error of a container over its length cap at `path`, as the limits
+    /// walk reports it (its [`Error::over`] is `over`). A binding that stopped copying a value
+    /// at its cap (the Python converter keeps `cap + 1` items) restates the core's error with
+    /// the true count through this, rather than rewriting the message.
+    pub fn over_error(&self, over: Over, path: impl Into<String>) -> Error {
+        let message = match over {
+            Over::ArrayLen(len) => format!("array of {len} items exceeds the limit of {}", self.max_array_len),
+            Over::ObjectLen(len) => format!("object of {len} members exceeds the limit of {}", self.max_object_len),
+        };
+        Error::new(ErrorCode::LimitExceeded, path, message).with_over(over)
     }
 
     /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
@@ -125,16 +138,13 @@ impl Limits {
         depth: usize,
         budget: &mut usize,
         trail: &mut Vec<Segment<'v>>,
-    ) -> Result<(), (ErrorCode, String)> {
+    ) -> Result<(), Walked> {
         self.spend(budget, cost(value))?;
         match value {
             Value::Array(items) => {
                 self.enter(depth)?;
                 if items.len() > self.max_array_len {
-                    return Err((
-                        ErrorCode::LimitExceeded,
-                        format!("array of {} items exceeds the limit of {}", items.len(), self.max_array_len),
-                    ));
+                    return Err(Walked::Over(Over::ArrayLen(items.len())));
                 }
                 for (i, item) in items.iter().enumerate() {
                     if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
@@ -149,10 +159,7 @@ impl Limits {
             Value::Object(members) => {
                 self.enter(depth)?;
                 if members.len() > self.max_object_len {
-                    return Err((
-                        ErrorCode::LimitExceeded,
-                        format!("object of {} members exceeds the limit of {}", members.len(), self.max_object_len),
-                    ));
+                    return Err(Walked::Over(Over::ObjectLen(members.len())));
                 }
                 for (key, item) in members {
                     self.spend(budget, key.len())?;
@@ -170,16 +177,19 @@ impl Limits {
         Ok(())
     }
 
-    fn spend(&self, budget: &mut usize, cost: usize) -> Result<(), (ErrorCode, String)> {
-        *budget = budget
-            .checked_sub(cost)
-            .ok_or_else(|| (ErrorCode::LimitExceeded, format!("input larger than {} bytes", self.max_bytes)))?;
+    fn spend(&self, budget: &mut usize, cost: usize) -> Result<(), Walked> {
+        *budget = budget.checked_sub(cost).ok_or_else(|| {
+            Walked::Fault(ErrorCode::LimitExceeded, format!("input larger than {} bytes", self.max_bytes))
+        })?;
         Ok(())
     }
 
-    fn enter(&self, depth: usize) -> Result<(), (ErrorCode, String)> {
+    fn enter(&self, depth: usize) -> Result<(), Walked> {
         if depth > self.depth_cap() {
-            return Err((ErrorCode::LimitExceeded, format!("nesting deeper than {} levels", self.depth_cap())));
+            return Err(Walked::Fault(
+                ErrorCode::LimitExceeded,
+                format!("nesting deeper than {} levels", self.depth_cap()),
+            ));
         }
         Ok(())
     }
@@ -281,6 +291,22 @@ pub(crate) fn max_nesting(bytes: &[u8]) -> usize {
     max
 }
 
+/// A container over its length cap, with its length: what a `limit-exceeded` error of the limits
+/// walk says in data ([`Error::over`]), beside its message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// An array of this many items, over `maxArrayLen`.
+    ArrayLen(usize),
+    /// An object of this many members, over `maxObjectLen`.
+    ObjectLen(usize),
+}
+
+/// Why the limits walk stopped.
+enum Walked {
+    Over(Over),
+    Fault(ErrorCode, String),
+}
+
 enum Segment<'v> {
     Index(usize),
     Key(&'v str),
@@ -365,5 +391,21 @@ mod tests {
                 prop_assert_eq!(fits, walked.is_ok(), "{} at depth {}, {} bytes", value, depth, max_bytes);
             }
         }
+    }
+
+    #[test]
+    fn a_length_error_says_its_length_in_data() {
+        let limits = Limits { max_array_len: 2, max_object_len: 1, ..Limits::default() };
+        let err = limits.check_value(&serde_json::json!({"a": [[1, 2, 3]]}), "/p").expect_err("long");
+        assert_eq!(
+            (err.code(), err.path(), err.over()),
+            (ErrorCode::LimitExceeded, "/p/a/0", Some(super::Over::ArrayLen(3)))
+        );
+        assert_eq!(limits.over_error(super::Over::ArrayLen(3), "/p/a/0"), err);
+        let err = limits.check_value(&serde_json::json!({"a": 1, "b": 2}), "").expect_err("wide");
+        assert_eq!(err.over(), Some(super::Over::ObjectLen(2)));
+        assert_eq!(err.message(), "object of 2 members exceeds the limit of 1");
+        let err = limits.check_value(&serde_json::json!("x".repeat(limits.max_bytes)), "").expect_err("big");
+        assert_eq!((err.code(), err.over()), (ErrorCode::LimitExceeded, None));
     }
 }
