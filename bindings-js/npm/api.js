@@ -131,71 +131,79 @@ function resolve(value, key) {
  * whose bound comes within reach of maxBytes is written out and counted exactly instead.
  */
 function measure(root, depth, limits, budget) {
+  if (isProxy === null) return null;
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
-  const values = [root];
-  const depths = [depth + 1];
   let size = 0;
   let subjects = false;
+  // What a leaf costs of the bound; -1 when it is not JSON data. Leaves are paid for where they
+  // are read: a push and a pop per leaf would cost as much as the rest of the walk.
+  const leaf = (item) => {
+    switch (typeof item) {
+      case "string":
+        subjects = true;
+        return 6 * item.length + 2;
+      case "number":
+        return Number.isFinite(item) ? 24 : -1;
+      case "boolean":
+        return item ? 4 : 5;
+      default:
+        return item === null ? 4 : -1;
+    }
+  };
+  if (root === null || typeof root !== "object") {
+    const cost = leaf(root);
+    return cost < 0 || cost > budget ? null : { size: cost, subjects };
+  }
+  // The containers still to read, and how many containers are around each.
+  const values = [root];
+  const depths = [depth + 1];
   while (values.length > 0) {
     const v = values.pop();
     const d = depths.pop();
-    switch (typeof v) {
-      case "string":
-        size += 6 * v.length + 2;
-        subjects = true;
-        break;
-      case "number":
-        if (!Number.isFinite(v)) return null;
-        size += 24;
-        break;
-      case "boolean":
-        size += v ? 4 : 5;
-        break;
-      case "object": {
-        if (v === null) {
-          size += 4;
-          break;
-        }
-        if (d > maxDepth) return null;
-        // A Proxy, or a getter, may answer the validator one thing and the caller another.
-        if (isProxy === null || isProxy(v)) return null;
-        if (Array.isArray(v)) {
-          if (Object.getPrototypeOf(v) !== Array.prototype) return null;
-          const n = v.length;
-          if (n > maxArrayLen) return null;
-          size += n > 0 ? n + 1 : 2;
-          for (let i = n - 1; i >= 0; i--) {
-            const own = ownData(v, i);
-            if (own === undefined || own.get !== undefined || own.set !== undefined) return null;
-            const item = own.value;
-            if (item === undefined) return null;
-            values.push(item);
-            depths.push(d + 1);
-          }
+    // A Proxy, or a getter, may answer the validator one thing and the caller another: only
+    // own data properties are read (by descriptor, which runs no code of the value's).
+    if (d > maxDepth || isProxy(v)) return null;
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype) return null;
+      const n = v.length;
+      if (n > maxArrayLen) return null;
+      size += n > 0 ? n + 1 : 2;
+      for (let i = 0; i < n; i++) {
+        const own = ownData(v, i);
+        if (own === undefined || own.writable === undefined) return null; // an accessor has no `writable`
+        const item = own.value;
+        if (item !== null && typeof item === "object") {
+          values.push(item);
+          depths.push(d + 1);
         } else {
-          const proto = Object.getPrototypeOf(v);
-          if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return null;
-          const keys = Object.keys(v);
-          const n = keys.length;
-          if (n > maxObjectLen) return null;
-          size += n > 0 ? n + 1 : 2;
-          if (n > 0) subjects = true;
-          for (let i = 0; i < n; i++) {
-            const key = keys[i];
-            const own = ownData(v, key);
-            if (own === undefined || own.get !== undefined || own.set !== undefined) return null;
-            const item = own.value;
-            const kind = typeof item;
-            if (item === undefined || kind === "function" || kind === "symbol" || kind === "bigint") return null;
-            size += 6 * key.length + 3;
-            values.push(item);
-            depths.push(d + 1);
-          }
+          const cost = leaf(item);
+          if (cost < 0) return null;
+          size += cost;
         }
-        break;
       }
-      default:
-        return null;
+    } else {
+      const proto = Object.getPrototypeOf(v);
+      if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return null;
+      const keys = Object.keys(v);
+      const n = keys.length;
+      if (n > maxObjectLen) return null;
+      size += n > 0 ? n + 1 : 2;
+      if (n > 0) subjects = true;
+      for (let i = 0; i < n; i++) {
+        const key = keys[i];
+        const own = ownData(v, key);
+        if (own === undefined || own.writable === undefined) return null; // an accessor has no `writable`
+        const item = own.value;
+        size += 6 * key.length + 3;
+        if (item !== null && typeof item === "object") {
+          values.push(item);
+          depths.push(d + 1);
+        } else {
+          const cost = leaf(item);
+          if (cost < 0) return null;
+          size += cost;
+        }
+      }
     }
     if (size > budget) return null;
   }
