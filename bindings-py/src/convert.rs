@@ -18,8 +18,20 @@
 //!   message states it rather than the length of the truncated copy.
 //! - size: the core's byte estimate is spent while converting; an input over `max_bytes` stops
 //!   the walk with `limit-exceeded` (the memory is not allocated first).
-//! - values JSON cannot hold (non-string keys, NaN and infinities, integers beyond the 64-bit
-//!   range, lone surrogates, other Python types) are `malformed`, with the path of the value.
+//! - values JSON cannot hold (non-string keys, NaN and infinities, lone surrogates, other
+//!   Python types) are `malformed`, with the path of the value. An integer beyond the 64-bit
+//!   range is read as the nearest double, as the core's text parser reads its digits (one answer
+//!   for bytes and for objects); one too large for a double is `malformed`.
+//!
+//! What a binding hands back (docs/boundary.md): the converter notes every value that is not
+//! exactly a JSON type as `json.loads` makes it (a subclass of `dict`, `list`, `str`, `int` or
+//! `float`, a tuple, a model, a key that is not an exact `str`, an integer beyond 64 bits). It
+//! reads such a value from its C-level storage, never through its Python overrides, and a
+//! container holding one is never handed back as the caller's object ([`Originals`]): the answer
+//! carries the snapshot that was checked. When Python code may have run during the walk (a model
+//! dumped, an unknown object asked whether it is one, an `Enum` key read) after some of the
+//! caller's objects were kept or recorded, that code could have changed them:
+//! [`argument_keeping`] then converts the whole argument again, keeping and recording nothing.
 
 use jsonschema::json::{inspect, Array, Node, Object};
 use mcp_outputs::payload::{is_position, PathSegment, Step};
@@ -159,6 +171,15 @@ pub(crate) struct Converter<'py> {
     recorded: Recorded<'py>,
     /// A dict had two keys of the same text: the recorded order no longer follows the value.
     collided: bool,
+    /// How many values not exactly of a JSON type were met (see the module's notes): a container
+    /// whose walk raised it is not recorded as an original.
+    impure: usize,
+    /// Some of the caller's objects were kept or recorded as originals.
+    exposed: bool,
+    /// Python code may have run after some of the caller's objects were kept or recorded.
+    tainted: bool,
+    /// Payloads larger than this (the core's byte estimate) are converted rather than kept.
+    keep_max: usize,
 }
 
 /// Boxed, so that the happy path moves a `Value`-sized result.
@@ -180,6 +201,19 @@ impl<'py> Converter<'py> {
             record_depth: 0,
             recorded: Vec::new(),
             collided: false,
+            impure: 0,
+            exposed: false,
+            tainted: false,
+            keep_max: KEEP_MAX_BYTES,
+        }
+    }
+
+    /// Python code may run now (a model's dump, an unknown object's attributes, an `Enum`
+    /// key's `value`): whatever was kept or recorded before may change under the walk.
+    #[cold]
+    fn python_may_run(&mut self) {
+        if self.exposed {
+            self.tainted = true;
         }
     }
 
@@ -225,12 +259,13 @@ impl<'py> Converter<'py> {
     /// otherwise, so that the core judges it (and reports its faults) exactly as before.
     fn payload(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> Converted {
         let before = self.budget;
-        self.keep_floor = before.saturating_sub(KEEP_MAX_BYTES);
+        self.keep_floor = before.saturating_sub(self.keep_max);
         if self.plain(obj, depth) {
             // The core's limits walk charges a placeholder 8 bytes (a number): a payload that
             // costs less is converted, so that the core never counts more than the payload's cost.
             if before - self.budget >= 8 {
                 if let Some(placeholder) = self.kept.keep(obj) {
+                    self.exposed = true;
                     return Ok(placeholder);
                 }
             }
@@ -250,14 +285,32 @@ impl<'py> Converter<'py> {
     /// the one read of the validator's accessors that runs Python code, and such a payload is
     /// converted.)
     fn plain(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> bool {
+        // Only an exact JSON type is read by the validator's accessors: `inspect` would resolve an
+        // `Enum` at the root, which may run its `value` override.
+        let exact = obj.is_exact_instance_of::<PyDict>()
+            || obj.is_exact_instance_of::<PyList>()
+            || obj.is_exact_instance_of::<PyString>()
+            || obj.is_exact_instance_of::<PyInt>()
+            || obj.is_exact_instance_of::<PyFloat>()
+            || obj.is_exact_instance_of::<PyBool>()
+            || obj.is_none();
+        if !exact {
+            return false;
+        }
         let node = obj.as_borrowed();
         let before = self.budget;
+        let mut runs = 0usize;
         // The walk reads through the validator's own accessors (no reference counting per
         // member); what they cannot read (a lone surrogate) is recorded, and `inspect` reports it.
         let walked = inspect(node, false, || {
+            runs += 1;
             self.budget = before;
             self.plain_node(node, depth)
         });
+        if runs > 1 {
+            // Run again holding what it reads: an accessor reached Python code.
+            self.python_may_run();
+        }
         matches!(walked, Ok(true))
     }
 
@@ -274,8 +327,10 @@ impl<'py> Converter<'py> {
                 return false;
             }
             for (name, item) in Object::members(&object) {
-                // A name the accessor had to make (`Owned`) is a key that is not an exact `str`.
+                // A name the accessor had to make (`Owned`) is a key that is not an exact `str`;
+                // making it may have run Python code (an `Enum`'s `value`).
                 let Cow::Borrowed(name) = name else {
+                    self.python_may_run();
                     return false;
                 };
                 if !self.keeps(name.len()) || !self.plain_node(item, depth + 1) {
@@ -309,9 +364,29 @@ impl<'py> Converter<'py> {
         self.spend(cost).is_ok() && self.budget >= self.keep_floor
     }
 
-    fn record(&mut self, obj: &Bound<'py, PyAny>, depth: usize, plain: bool) {
-        if depth <= self.record_depth {
-            self.recorded.push(plain.then(|| obj.clone()));
+    /// Records `obj` (pre-order) when its level is recorded: itself when `plain`, `None`
+    /// otherwise. Answers its slot, for [`Converter::recorded_walk`].
+    fn record(&mut self, obj: &Bound<'py, PyAny>, depth: usize, plain: bool) -> Option<usize> {
+        if depth > self.record_depth {
+            return None;
+        }
+        if plain {
+            self.exposed = true;
+        }
+        self.recorded.push(plain.then(|| obj.clone()));
+        Some(self.recorded.len() - 1)
+    }
+
+    /// After a recorded container's walk: when it met a value not exactly of a JSON type (its
+    /// Python overrides may read differently from the storage converted), it is handed back as
+    /// the converted snapshot, not as the caller's object.
+    fn recorded_walk(&mut self, slot: Option<usize>, impure_before: usize) {
+        if let Some(slot) = slot {
+            if self.impure != impure_before {
+                if let Some(entry) = self.recorded.get_mut(slot) {
+                    *entry = None;
+                }
+            }
         }
     }
 
@@ -365,6 +440,8 @@ impl<'py> Converter<'py> {
 
     #[cold]
     fn subclass(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> Converted {
+        // Not exactly a JSON type: read from its storage, and never handed back as itself.
+        self.impure += 1;
         // bool is a subclass of int and cannot itself be subclassed: it was handled above.
         if let Ok(s) = obj.cast::<PyString>() {
             return self.string(s);
@@ -384,6 +461,8 @@ impl<'py> Converter<'py> {
         if let Ok(f) = obj.cast::<PyFloat>() {
             return self.float(f.value());
         }
+        // Asking an unknown object for its attributes, and dumping a model, run Python code.
+        self.python_may_run();
         if is_wire_model(obj) {
             return self.wire_model(obj, depth);
         }
@@ -420,7 +499,12 @@ impl<'py> Converter<'py> {
         if let Ok(n) = i.extract::<u64>() {
             return Ok(Value::from(n));
         }
-        Err(Failure::new(ErrorCode::Malformed, "an integer beyond the 64-bit range"))
+        // Beyond 64 bits: the nearest double, as the core's text parser reads the same digits
+        // (and `JSON.parse`); what is checked is that double, so the int is never handed back.
+        self.impure += 1;
+        let too_large = || Failure::new(ErrorCode::Malformed, "an integer too large for a JSON number");
+        let f = i.extract::<f64>().map_err(|_| too_large())?;
+        Number::from_f64(f).map(Value::Number).ok_or_else(too_large)
     }
 
     fn float(&mut self, f: f64) -> Converted {
@@ -454,7 +538,8 @@ impl<'py> Converter<'py> {
         }
         let len = len.min(self.caps.array_len);
         self.spend(len + 2)?;
-        self.record(obj, depth, obj.is_exact_instance_of::<PyList>());
+        let impure_before = self.impure;
+        let slot = self.record(obj, depth, obj.is_exact_instance_of::<PyList>());
         self.ancestors.push(obj.as_ptr() as usize);
         let mut out = Vec::with_capacity(len);
         for i in 0..len {
@@ -463,6 +548,7 @@ impl<'py> Converter<'py> {
             out.push(value);
         }
         self.ancestors.pop();
+        self.recorded_walk(slot, impure_before);
         Ok(Value::Array(out))
     }
 
@@ -476,13 +562,25 @@ impl<'py> Converter<'py> {
         }
         let len = d.len().min(self.caps.object_len);
         self.spend(len.saturating_mul(4) + 2)?;
-        self.record(d.as_any(), depth, d.is_exact_instance_of::<PyDict>());
+        let impure_before = self.impure;
+        let slot = self.record(d.as_any(), depth, d.is_exact_instance_of::<PyDict>());
         self.ancestors.push(d.as_ptr() as usize);
         let mut out = Map::with_capacity(len);
         for (key, item) in d.iter().take(len) {
-            let Ok(key) = key.cast_exact::<PyString>().or_else(|_| key.cast::<PyString>()) else {
-                let shown = key.repr().map(|r| r.to_string()).unwrap_or_default();
-                return Err(Failure::new(ErrorCode::Malformed, format!("dict keys must be strings, not {shown}")));
+            let key = match key.cast_exact::<PyString>() {
+                Ok(key) => key,
+                Err(_) => {
+                    let Ok(key) = key.cast::<PyString>() else {
+                        let shown = key.repr().map(|r| r.to_string()).unwrap_or_default();
+                        return Err(Failure::new(
+                            ErrorCode::Malformed,
+                            format!("dict keys must be strings, not {shown}"),
+                        ));
+                    };
+                    // A `str` subclass key: its text is read from its storage.
+                    self.impure += 1;
+                    key
+                }
             };
             let key = key.to_str().map_err(|_| Failure::new(ErrorCode::Malformed, "a key with a lone surrogate"))?;
             self.spend(key.len())?;
@@ -493,6 +591,7 @@ impl<'py> Converter<'py> {
             }
         }
         self.ancestors.pop();
+        self.recorded_walk(slot, impure_before);
         Ok(Value::Object(out))
     }
 }
@@ -623,6 +722,11 @@ impl<'py> Originals<'py> {
         Originals(found)
     }
 
+    /// Whether no object is handed back as itself.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The object `value` (a value inside the converted root) was converted from.
     pub fn get(&self, value: &Value) -> Option<&Bound<'py, PyAny>> {
         let address = std::ptr::from_ref(value) as usize;
@@ -642,9 +746,11 @@ pub(crate) struct Kept<'py> {
     objects: Vec<Bound<'py, PyAny>>,
 }
 
-/// Payloads larger than this (the core's byte estimate) are converted rather than kept: a kept
-/// payload is validated with the GIL held, a converted one with it released (`DETACH_BYTES`), and
-/// past this size letting other threads run is worth more than the copy saved.
+/// Payloads larger than this (the core's byte estimate) are converted rather than kept, when
+/// the answer does not carry the caller's objects otherwise (`check`, `respond`): a kept payload
+/// is validated with the GIL held, a converted one with it released (`DETACH_BYTES`), and past
+/// this size letting other threads run is worth more than the copy saved. A route that records
+/// originals keeps payloads of any size: it holds the GIL until it hands them back.
 const KEEP_MAX_BYTES: usize = 1024 * 1024;
 
 /// The low bits of a placeholder that hold its slot.
@@ -689,8 +795,12 @@ impl<'py> Kept<'py> {
 /// Converts one argument like [`argument`], keeping the payloads at `positions` (where the core
 /// says they sit) as the caller's objects.
 /// With `levels`, also records the Python objects that its dicts and lists within that many
-/// levels were converted from ([`Originals`]). Answers the value, the core's byte estimate of the argument
-/// (kept payloads included), the recorded containers and the kept payloads.
+/// levels were converted from ([`Originals`]), and keeps payloads of any size (the caller then
+/// holds the GIL until the answer is made). Answers the value, the core's byte estimate of the
+/// argument (kept payloads included), the recorded containers and the kept payloads.
+///
+/// When Python code may have run after some of the caller's objects were kept or recorded, the
+/// argument is converted again, keeping and recording nothing: the answer is then a snapshot.
 pub(crate) fn argument_keeping<'py>(
     obj: &Bound<'py, PyAny>,
     limits: &Limits,
@@ -699,7 +809,14 @@ pub(crate) fn argument_keeping<'py>(
 ) -> Result<(Value, usize, Recorded<'py>, Kept<'py>), Error> {
     let mut conv = Converter::keeping(Caps::for_argument(limits), positions);
     conv.record_depth = levels.map_or(0, |levels| levels.saturating_add(1));
+    if levels.is_some() {
+        conv.keep_max = usize::MAX;
+    }
     let value = conv.convert(obj, 1).map_err(|f| f.into_error(""))?;
+    if conv.tainted {
+        let (value, spent) = argument(obj, limits)?;
+        return Ok((value, spent, Vec::new(), Kept::default()));
+    }
     let recorded = if conv.collided { Vec::new() } else { std::mem::take(&mut conv.recorded) };
     let spent = conv.spent();
     Ok((value, spent, recorded, conv.into_kept()))

@@ -778,16 +778,24 @@ impl PyReceivedTool {
                     route_to_py(py, route, None, &Kept::default())
                 }
                 None => {
-                    // The caller's objects as converted: what is checked is what is handed back,
-                    // whatever happens to them while the GIL is released below. The structured
-                    // payloads stay the caller's objects, validated where they are, and handed
-                    // back as themselves wherever the route carries them.
+                    // The caller's objects as converted: what is checked is what is handed back.
+                    // Outputs made only of exact JSON types are handed back as themselves, and the
+                    // structured payloads stay the caller's objects, validated where they are:
+                    // then the GIL is held from the read to the hand-back, so that no other thread
+                    // changes them in between. Anything else is handed back as the snapshot
+                    // checked (docs/boundary.md).
                     let (value, size, recorded, kept) =
                         convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, Some(ORIGINAL_LEVELS))
                             .or_raise(py)?;
                     let originals = convert::Originals::new(&value, ORIGINAL_LEVELS, recorded);
-                    let route = if kept.is_empty() {
+                    let route = if kept.is_empty() && originals.is_empty() {
+                        // Nothing of the caller's is handed back: the snapshot may be read
+                        // while other threads run.
                         run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
+                    } else if kept.is_empty() {
+                        // The GIL is held from the read to the hand-back: no other thread can
+                        // change the originals in between.
+                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &value)
                     } else {
                         // Kept payloads are read with the GIL held: no detaching here.
                         let seam = PySeam::new(&kept, limits);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import decimal
 import enum
+import json
 import math
 import sys
 import threading
@@ -66,11 +67,16 @@ def test_nan_and_infinities_are_malformed(bad: float) -> None:
     assert info.value.path == "/outputs/0/structuredContent/x/1"
 
 
-def test_integers_beyond_64_bits_are_malformed() -> None:
+def test_integers_beyond_64_bits_are_read_as_the_text_parser_reads_them() -> None:
+    # One answer for objects and text (issue 21): the nearest double, as the core's parser reads
+    # the same digits; too large for a double is malformed both ways (test_guarantee.py).
     check({"a": 2**64 - 1, "b": -(2**63), "c": 0})
     for huge in (2**64, -(2**63) - 1, 10**100):
-        with pytest.raises(mcp_outputs.MalformedError, match="64-bit"):
-            check({"n": huge})
+        check({"n": huge})
+        route = HOST.route(REQ, result_with({"n": huge}))
+        assert route == HOST.route(REQ, json.dumps(result_with({"n": huge})).encode())
+    with pytest.raises(mcp_outputs.MalformedError, match="too large for a JSON number"):
+        check({"n": 10**400})
 
 
 def test_values_json_cannot_hold_are_malformed() -> None:
@@ -95,7 +101,9 @@ def test_json_compatible_subclasses_and_tuples_are_accepted() -> None:
     route = HOST.route(REQ, result_with(value))
     assert "resultType" not in route
     output = route["programmatic"][0]
-    assert output["format"] == "structured" and output["structuredContent"] is value
+    # Handed back as the plain snapshot checked, not as the objects (test_guarantee.py).
+    assert output["format"] == "structured" and output["structuredContent"] == {"a": [1, 2.5, None, True], "b": 1, "c": "x"}
+    assert type(output["structuredContent"]) is dict and type(output["structuredContent"]["c"]) is str
 
 
 def test_deep_nesting_is_limit_exceeded_at_any_depth() -> None:
