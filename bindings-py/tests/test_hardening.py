@@ -202,7 +202,8 @@ def test_route_hands_back_the_checked_objects_even_if_they_are_swapped() -> None
 
 def test_route_under_concurrent_mutation_never_returns_unchecked_outputs() -> None:
     host = ReceivedTool.accept(tool_with({"type": "object", "required": ["ok"]}), Connection())
-    # Large enough that the check runs with the GIL released.
+    # Large enough that the check ran with the GIL released, before a route that hands back the
+    # caller's outputs held it throughout (test_guarantee.py).
     good = output({"ok": True, "pad": ["x" * 64] * 400})
     bad = output({"unchecked": True})
     stop = threading.Event()
