@@ -14,7 +14,7 @@
 //!   structure"): it is not JSON.
 //! - array and object lengths: at most `max_array_len + 1` items (`max_object_len + 1` members)
 //!   are converted, which the core then rejects the same way. The true length of the first
-//!   container over its cap is remembered for the call ([`true_length`]), so that the core's
+//!   container over its cap is remembered for the call ([`with_true_length`]), so that the core's
 //!   message states it rather than the length of the truncated copy.
 //! - size: the core's byte estimate is spent while converting; an input over `max_bytes` stops
 //!   the walk with `limit-exceeded` (the memory is not allocated first).
@@ -62,18 +62,15 @@ fn remember_length(is_list: bool, len: usize) {
     });
 }
 
-/// The core's length message for a container truncated to its cap + 1 items, restated with
-/// the container's true length; `None` when `message` is not such a message. The core walks
-/// in the order the converter did and stops at the first value over a limit, so a length error
-/// names the first container over its cap.
-pub(crate) fn true_length(message: &str) -> Option<String> {
+/// `error` restated with the true length of the container it names, when the core's walk
+/// stopped at a container this thread truncated to its cap + 1 items (the first one over its
+/// cap: the core walks in the order the converter did and stops at the first value over a
+/// limit). Read from the error's data ([`Error::over`]), not from its message.
+pub(crate) fn with_true_length(error: &Error) -> Option<Error> {
     let (is_list, len) = FIRST_OVER.with(Cell::get)?;
-    let (kind, unit) = if is_list { ("array of ", " items") } else { ("object of ", " members") };
-    let rest = message.strip_prefix(kind)?;
-    let (count, cap) = rest.split_once(unit)?;
-    let cap = cap.strip_prefix(" exceeds the limit of ")?;
-    let (count, cap) = (count.parse::<usize>().ok()?, cap.parse::<usize>().ok()?);
-    (count == cap.checked_add(1)? && len > count).then(|| format!("{kind}{len}{unit} exceeds the limit of {cap}"))
+    let over = error.over()?;
+    let same_kind = (over.container == mcp_outputs::Container::Array) == is_list;
+    (same_kind && over.len == over.cap.checked_add(1)? && len > over.len).then(|| error.clone().restated_over(len))
 }
 
 /// The caps of one conversion.

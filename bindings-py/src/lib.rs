@@ -19,7 +19,9 @@ use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
 use mcp_outputs::routing::Route;
-use mcp_outputs::{Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerTool};
+use mcp_outputs::{
+    Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
+};
 use payload::PySeam;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -63,16 +65,10 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
 
 /// The core error as the Python exception of its code.
 fn raise(py: Python<'_>, error: &Error) -> PyErr {
-    if error.code() == ErrorCode::LimitExceeded {
-        if let Some(message) = convert::true_length(error.message()) {
-            let mut restated = Error::new(error.code(), error.path(), message);
-            if let Some(code) = error.jsonrpc_code() {
-                restated = restated.on_wire(code);
-            }
-            return raise_exact(py, &restated);
-        }
+    match convert::with_true_length(error) {
+        Some(restated) => raise_exact(py, &restated),
+        None => raise_exact(py, error),
     }
-    raise_exact(py, error)
 }
 
 fn raise_exact(py: Python<'_>, error: &Error) -> PyErr {
@@ -368,20 +364,14 @@ impl PyConnection {
     ) -> PyResult<Self> {
         guard(py, || {
             let config = config_of(config);
-            let (params, _) = convert::argument(params, &config.limits).or_raise(py)?;
-            let (server, _) = convert::argument(server_capabilities, &config.limits).or_raise(py)?;
-            // The server's capabilities are checked here, with the JSON-RPC code the core gives
-            // them as text (the server's own fault), after the params as the core orders them.
-            config
-                .limits
-                .check_value(&params, "")
-                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INVALID_PARAMS))
-                .or_raise(py)?;
-            config
-                .limits
-                .check_value(&server, "")
-                .map_err(|e| e.on_wire(mcp_outputs::error::jsonrpc::INTERNAL_ERROR))
-                .or_raise(py)?;
+            // Whose fault a value this binding cannot read is, and which comes first, is the
+            // core's to say (ServerArgument, connection_from_request_unread).
+            let (params, _) =
+                convert::argument(params, &config.limits).map_err(|e| ServerArgument::Request.fault(e)).or_raise(py)?;
+            let server = match convert::argument(server_capabilities, &config.limits) {
+                Ok((server, _)) => server,
+                Err(fault) => return Err(json::connection_from_request_unread(&config, &params, fault)).or_raise(py),
+            };
             let inner = json::connection_from_request(&config, &params, &server).or_raise(py)?;
             Ok(PyConnection { inner })
         })

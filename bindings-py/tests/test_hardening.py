@@ -153,6 +153,23 @@ def test_from_request_checks_the_server_capabilities() -> None:
     assert info.value.jsonrpc_code == -32603
 
 
+def test_from_request_values_it_cannot_read_carry_the_wire_code_of_their_side() -> None:
+    # Issue 21: the core, not the binding, says whose fault an unreadable value is. Before, a
+    # value the binding could not convert left with no JSON-RPC code at all.
+    params = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}}
+    with pytest.raises(mcp_outputs.MalformedError) as bad_params:
+        Connection.from_request({**params, "x": float("nan")}, {})
+    assert bad_params.value.jsonrpc_code == -32602
+    with pytest.raises(mcp_outputs.MalformedError) as bad_caps:
+        Connection.from_request(params, {"x": float("nan")})
+    assert bad_caps.value.jsonrpc_code == -32603
+    # The params' own fault comes first, as the core orders them, even when the capabilities
+    # cannot be read either.
+    with pytest.raises(mcp_outputs.UnsupportedProtocolVersionError) as both:
+        Connection.from_request({"_meta": {"io.modelcontextprotocol/protocolVersion": "2031-01-01"}}, {"x": float("nan")})
+    assert both.value.jsonrpc_code == -32022
+
+
 # ---- defect 12: the true length in limit messages --------------------------------------------
 
 

@@ -190,6 +190,17 @@ pub fn connection_from_request(
     connection_from_checked(config, params, server_capabilities)
 }
 
+/// The answer of [`connection_from_request`] when a binding could not read the server's
+/// capabilities (`fault`: not JSON data, over a limit): the params' own fault when they have one
+/// (-32602, -32022), as the core reports them first; else `fault`, the server's (-32603).
+pub fn connection_from_request_unread(config: &Arc<Config>, params: &Value, fault: Error) -> Error {
+    // With no capabilities to read, every fault left is the params'.
+    match connection_from_request(config, params, &Value::Object(Map::new())) {
+        Err(request_fault) => request_fault,
+        Ok(_) => ServerArgument::Capabilities.fault(fault),
+    }
+}
+
 /// [`connection_from_request`] over JSON text: `params` text over a limit or not JSON is
 /// -32602, the server capabilities' -32603.
 pub fn connection_from_request_text(
@@ -672,6 +683,18 @@ mod tests {
             .map(|_| ())
             .expect_err("deep caps");
         assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::LimitExceeded, Some(-32603)));
+    }
+
+    #[test]
+    fn unreadable_server_capabilities_come_after_the_params_faults() {
+        let config = Config::new();
+        let unread = || Error::malformed("", "NaN is not JSON");
+        let err = connection_from_request_unread(&config, &request("2026-12-01"), unread());
+        assert_eq!((err.message(), err.jsonrpc_code()), ("NaN is not JSON", Some(jsonrpc::INTERNAL_ERROR)));
+        let err = connection_from_request_unread(&config, &request("2099-01-01"), unread());
+        assert_eq!(err.jsonrpc_code(), Some(jsonrpc::UNSUPPORTED_PROTOCOL_VERSION));
+        let err = connection_from_request_unread(&config, &json!({"name": "t"}), unread());
+        assert_eq!((err.code(), err.jsonrpc_code()), (ErrorCode::Malformed, Some(jsonrpc::INVALID_PARAMS)));
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub use client::{CheckedResult, Discovered, ReceivedTool, ResultKind};
 pub use connection::{Config, Connection};
 pub use declaration::{Warning, WarningCode};
 pub use error::{Error, ErrorCode, Result, ServerArgument};
-pub use limits::{Limits, Over, MAX_DEPTH_CEILING};
+pub use limits::{Container, Limits, Over, MAX_DEPTH_CEILING};
 pub use planning::{Mode, Plan, PlanOptions};
 pub use routing::{Diagnostic, Dropped, Route, View};
 pub use server::{Produced, ServerTool};

@@ -80,15 +80,9 @@ impl Limits {
     }
 
     /// The `limit-exceeded` error of a container over its length cap at `path`, as the limits
-    /// walk reports it (its [`Error::over`] is `over`). A binding that stopped copying a value
-    /// at its cap (the Python converter keeps `cap + 1` items) restates the core's error with
-    /// the true count through this, rather than rewriting the message.
-    pub fn over_error(&self, over: Over, path: impl Into<String>) -> Error {
-        let message = match over {
-            Over::ArrayLen(len) => format!("array of {len} items exceeds the limit of {}", self.max_array_len),
-            Over::ObjectLen(len) => format!("object of {len} members exceeds the limit of {}", self.max_object_len),
-        };
-        Error::new(ErrorCode::LimitExceeded, path, message).with_over(over)
+    /// walk reports it (its [`Error::over`] is `over`).
+    fn over_error(&self, over: Over, path: String) -> Error {
+        Error::new(ErrorCode::LimitExceeded, path, over.message()).with_over(over)
     }
 
     /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
@@ -144,7 +138,11 @@ impl Limits {
             Value::Array(items) => {
                 self.enter(depth)?;
                 if items.len() > self.max_array_len {
-                    return Err(Walked::Over(Over::ArrayLen(items.len())));
+                    return Err(Walked::Over(Over {
+                        container: Container::Array,
+                        len: items.len(),
+                        cap: self.max_array_len,
+                    }));
                 }
                 for (i, item) in items.iter().enumerate() {
                     if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
@@ -159,7 +157,11 @@ impl Limits {
             Value::Object(members) => {
                 self.enter(depth)?;
                 if members.len() > self.max_object_len {
-                    return Err(Walked::Over(Over::ObjectLen(members.len())));
+                    return Err(Walked::Over(Over {
+                        container: Container::Object,
+                        len: members.len(),
+                        cap: self.max_object_len,
+                    }));
                 }
                 for (key, item) in members {
                     self.spend(budget, key.len())?;
@@ -291,14 +293,34 @@ pub(crate) fn max_nesting(bytes: &[u8]) -> usize {
     max
 }
 
-/// A container over its length cap, with its length: what a `limit-exceeded` error of the limits
-/// walk says in data ([`Error::over`]), beside its message.
+/// A container over its length cap: what a `limit-exceeded` error of the limits walk says in
+/// data ([`Error::over`]), beside its message, so that no binding reads it out of the message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Over {
-    /// An array of this many items, over `maxArrayLen`.
-    ArrayLen(usize),
-    /// An object of this many members, over `maxObjectLen`.
-    ObjectLen(usize),
+pub struct Over {
+    /// An array (`maxArrayLen`) or an object (`maxObjectLen`).
+    pub container: Container,
+    /// Its length: items or members.
+    pub len: usize,
+    /// The cap it passed.
+    pub cap: usize,
+}
+
+/// Which length cap a container passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Container {
+    /// An array, over `maxArrayLen`.
+    Array,
+    /// An object, over `maxObjectLen`.
+    Object,
+}
+
+impl Over {
+    pub(crate) fn message(&self) -> String {
+        match self.container {
+            Container::Array => format!("array of {} items exceeds the limit of {}", self.len, self.cap),
+            Container::Object => format!("object of {} members exceeds the limit of {}", self.len, self.cap),
+        }
+    }
 }
 
 /// Why the limits walk stopped.
@@ -395,17 +417,20 @@ mod tests {
 
     #[test]
     fn a_length_error_says_its_length_in_data() {
+        use super::{Container, Over};
         let limits = Limits { max_array_len: 2, max_object_len: 1, ..Limits::default() };
         let err = limits.check_value(&serde_json::json!({"a": [[1, 2, 3]]}), "/p").expect_err("long");
-        assert_eq!(
-            (err.code(), err.path(), err.over()),
-            (ErrorCode::LimitExceeded, "/p/a/0", Some(super::Over::ArrayLen(3)))
-        );
-        assert_eq!(limits.over_error(super::Over::ArrayLen(3), "/p/a/0"), err);
+        let over = Over { container: Container::Array, len: 3, cap: 2 };
+        assert_eq!((err.code(), err.path(), err.over()), (ErrorCode::LimitExceeded, "/p/a/0", Some(over)));
+        // A binding that measured the array itself restates the error with its true length.
+        let restated = err.clone().restated_over(1000);
+        assert_eq!((restated.path(), restated.message()), ("/p/a/0", "array of 1000 items exceeds the limit of 2"));
+        assert_eq!(restated.over(), Some(Over { len: 1000, ..over }));
         let err = limits.check_value(&serde_json::json!({"a": 1, "b": 2}), "").expect_err("wide");
-        assert_eq!(err.over(), Some(super::Over::ObjectLen(2)));
+        assert_eq!(err.over(), Some(Over { container: Container::Object, len: 2, cap: 1 }));
         assert_eq!(err.message(), "object of 2 members exceeds the limit of 1");
         let err = limits.check_value(&serde_json::json!("x".repeat(limits.max_bytes)), "").expect_err("big");
         assert_eq!((err.code(), err.over()), (ErrorCode::LimitExceeded, None));
+        assert_eq!(err.clone().restated_over(5), err, "only a length error is restated");
     }
 }
