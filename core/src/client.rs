@@ -251,9 +251,11 @@ impl ReceivedTool {
             }
         }
         let name_of = |tool: &Value| tool.get("name").and_then(Value::as_str).map(str::to_owned);
-        let mut uses: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        // Owned names: the map type the schema analysis uses already (one instantiation fewer
+        // in the wasm).
+        let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         for name in list.iter().filter_map(|t| t.get("name").and_then(Value::as_str)) {
-            *uses.entry(name).or_default() += 1;
+            *uses.entry(name.to_owned()).or_default() += 1;
         }
         let mut tools: Vec<ReceivedTool> = Vec::with_capacity(list.len());
         let mut excluded = Vec::new();

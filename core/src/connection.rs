@@ -110,8 +110,9 @@ pub(crate) fn read_supported_versions(value: Option<&Value>) -> Result<Vec<Proto
         }
         out.push(version);
     }
-    out.sort();
-    Ok(out)
+    // Oldest first: the distinct revisions listed, in the order of `ALL` (which is `Ord`'s;
+    // no sort routine in the wasm for six values).
+    Ok(ProtocolVersion::ALL.iter().copied().filter(|v| out.contains(v)).collect())
 }
 
 /// One connection (or one request, from 2026-07-28 on): the protocol version and the
@@ -198,6 +199,18 @@ mod tests {
     use super::*;
     use crate::ErrorCode;
     use serde_json::json;
+
+    #[test]
+    fn supported_versions_come_back_oldest_first_in_any_order_given() {
+        // read_supported_versions orders by ALL: ALL must be in Ord's order.
+        assert!(ProtocolVersion::ALL.windows(2).all(|w| matches!(w, [a, b] if a < b)));
+        let shuffled = json!(["2025-11-25", "2024-11-05", "2026-12-01", "2025-03-26"]);
+        let read = read_supported_versions(Some(&shuffled)).expect("valid list");
+        let mut sorted = read.clone();
+        sorted.sort();
+        assert_eq!(read, sorted);
+        assert_eq!(read.len(), 4);
+    }
 
     #[test]
     fn supported_versions_narrow_what_a_connection_accepts() {

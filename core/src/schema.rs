@@ -1473,7 +1473,7 @@ pub mod meta {
     /// Whether the strings of `items` are distinct (only called on arrays of strings).
     fn all_unique(items: &[Value]) -> bool {
         let mut seen: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-        seen.sort_unstable();
+        crate::validation_work::heap_sort(&mut seen);
         seen.windows(2).all(|pair| pair.first() != pair.get(1))
     }
 
@@ -1682,7 +1682,7 @@ fn unescape_token(token: &str) -> Option<String> {
 }
 
 /// An array index as a JSON Pointer writes it: digits, no sign, no leading zero.
-fn parse_index(token: &str) -> Option<usize> {
+pub(crate) fn parse_index(token: &str) -> Option<usize> {
     let canonical = token.bytes().all(|b| b.is_ascii_digit()) && (token == "0" || !token.starts_with('0'));
     canonical.then(|| token.parse().ok()).flatten()
 }

@@ -41,7 +41,7 @@
 
 use crate::error::{pointer_push, Error, ErrorCode, Result};
 use crate::limits::MAX_DEPTH_CEILING;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -130,20 +130,21 @@ impl Work_ {
 struct Letters<'g> {
     at_index: HashMap<usize, Vec<usize>>,
     from: Vec<(usize, usize)>,
-    member: HashMap<&'g str, Vec<usize>>,
+    // Owned names: the same map type as the graph's anchors (one instantiation fewer).
+    member: HashMap<String, Vec<usize>>,
     member_except: Vec<(usize, &'g [String])>,
     name: Vec<usize>,
 }
 
 impl<'g> Letters<'g> {
     /// The index of `letters`; a descent is named by its position among them.
-    fn of(letters: impl Iterator<Item = &'g Letter>) -> Self {
+    fn of(letters: &mut dyn Iterator<Item = &'g Letter>) -> Self {
         let mut index = Letters::default();
         for (j, letter) in letters.enumerate() {
             match letter {
                 Letter::Index(i) => index.at_index.entry(*i).or_default().push(j),
                 Letter::From(n) => index.from.push((j, *n)),
-                Letter::Member(k) => index.member.entry(k.as_str()).or_default().push(j),
+                Letter::Member(k) => index.member.entry(k.clone()).or_default().push(j),
                 Letter::MemberExcept(except) => index.member_except.push((j, except.as_slice())),
                 Letter::Name => index.name.push(j),
             }
@@ -302,7 +303,7 @@ struct Graph<'s> {
     by_pointer: HashMap<String, usize>,
     /// Plain-name anchors (`$anchor`, `$dynamicAnchor`, drafts 4–7 `#name` identifiers) by the
     /// base URI of their resource and their name: one name may stand in several resources.
-    anchors: HashMap<(String, String), Vec<usize>>,
+    anchors: HashMap<String, Vec<usize>>,
     /// `$dynamicAnchor`s by name, in every resource: the candidates of a dynamic reference (an
     /// `$anchor` of the same name is not one).
     dynamic_anchors: HashMap<String, Vec<usize>>,
@@ -395,7 +396,7 @@ impl<'s> Graph<'s> {
             }
             for name in ["$anchor", "$dynamicAnchor"] {
                 if let Some(Value::String(anchor)) = map.get(name) {
-                    self.anchors.entry((base.clone(), anchor.clone())).or_default().push(id);
+                    self.anchors.entry(anchor_key(&base, anchor)).or_default().push(id);
                     if name == "$dynamicAnchor" {
                         self.dynamic_anchors.entry(anchor.clone()).or_default().push(id);
                     }
@@ -404,7 +405,7 @@ impl<'s> Graph<'s> {
             // Drafts 4 to 7 name an anchor with a fragment-only identifier.
             for name in ["$id", "id"] {
                 if let Some(anchor) = map.get(name).and_then(Value::as_str).and_then(|s| s.strip_prefix('#')) {
-                    self.anchors.entry((base.clone(), anchor.to_owned())).or_default().push(id);
+                    self.anchors.entry(anchor_key(&base, anchor)).or_default().push(id);
                 }
             }
             let references = [
@@ -450,38 +451,49 @@ impl<'s> Graph<'s> {
             };
             let tuple_len = |key: &str| map.get(key).and_then(Value::as_array).map_or(0, Vec::len);
             for (keyword, value) in map {
-                match keyword.as_str() {
-                    "not" | "if" | "then" | "else" => child(self, keyword, None, value, How::InPlace),
-                    "allOf" | "anyOf" | "oneOf" => {
-                        each_item(value, |i, s| child(self, keyword, Some(&i.to_string()), s, How::InPlace))
-                    }
-                    "dependentSchemas" | "dependencies" => {
-                        each_member(value, |k, s| child(self, keyword, Some(k), s, How::InPlace))
-                    }
-                    "$defs" | "definitions" => {
-                        each_member(value, |k, s| child(self, keyword, Some(k), s, How::Registered))
-                    }
-                    "prefixItems" => each_item(value, |i, s| {
-                        child(self, keyword, Some(&i.to_string()), s, How::Descent(Letter::Index(i)))
-                    }),
-                    "items" if value.is_array() => each_item(value, |i, s| {
-                        child(self, keyword, Some(&i.to_string()), s, How::Descent(Letter::Index(i)))
-                    }),
-                    "items" => child(self, keyword, None, value, How::Descent(Letter::From(tuple_len("prefixItems")))),
-                    "additionalItems" => {
-                        child(self, keyword, None, value, How::Descent(Letter::From(tuple_len("items"))))
-                    }
-                    "contains" | "unevaluatedItems" => child(self, keyword, None, value, How::Descent(Letter::From(0))),
-                    "properties" => each_member(value, |k, s| {
-                        child(self, keyword, Some(k), s, How::Descent(Letter::Member(k.to_owned())))
-                    }),
-                    "patternProperties" => each_member(value, |k, s| {
-                        child(self, keyword, Some(k), s, How::Descent(Letter::MemberExcept(Vec::new())))
-                    }),
+                let keyword = keyword.as_str();
+                // A keyword of one subschema: whether it stays at the value or descends.
+                let one = match keyword {
+                    "not" | "if" | "then" | "else" => Some(How::InPlace),
+                    "items" if !value.is_array() => Some(How::Descent(Letter::From(tuple_len("prefixItems")))),
+                    "additionalItems" => Some(How::Descent(Letter::From(tuple_len("items")))),
+                    "contains" | "unevaluatedItems" => Some(How::Descent(Letter::From(0))),
                     "additionalProperties" | "unevaluatedProperties" => {
-                        child(self, keyword, None, value, How::Descent(Letter::MemberExcept(named.clone())))
+                        Some(How::Descent(Letter::MemberExcept(named.clone())))
                     }
-                    "propertyNames" => child(self, keyword, None, value, How::Descent(Letter::Name)),
+                    "propertyNames" => Some(How::Descent(Letter::Name)),
+                    _ => None,
+                };
+                if let Some(how) = one {
+                    child(self, keyword, None, value, how);
+                    continue;
+                }
+                // Keywords of an array or a map of subschemas (anything else there is skipped).
+                match (keyword, value) {
+                    ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(items)) => {
+                        for (i, s) in items.iter().enumerate() {
+                            let how = match keyword {
+                                "prefixItems" | "items" => How::Descent(Letter::Index(i)),
+                                _ => How::InPlace,
+                            };
+                            child(self, keyword, Some(&i.to_string()), s, how);
+                        }
+                    }
+                    (
+                        "dependentSchemas" | "dependencies" | "$defs" | "definitions" | "properties"
+                        | "patternProperties",
+                        Value::Object(members),
+                    ) => {
+                        for (k, s) in members {
+                            let how = match keyword {
+                                "properties" => How::Descent(Letter::Member(k.clone())),
+                                "patternProperties" => How::Descent(Letter::MemberExcept(Vec::new())),
+                                "$defs" | "definitions" => How::Registered,
+                                _ => How::InPlace,
+                            };
+                            child(self, keyword, Some(k), s, how);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -506,7 +518,7 @@ impl<'s> Graph<'s> {
             Reference::Recursive => {
                 let mut targets = vec![0];
                 targets.extend(self.recursive_anchors.iter().copied());
-                targets.sort_unstable();
+                heap_sort(&mut targets);
                 targets.dedup();
                 Target::Several(targets)
             }
@@ -516,7 +528,7 @@ impl<'s> Graph<'s> {
                     let mut targets = vec![first];
                     targets.extend(self.dynamic_anchors.get(name).into_iter().flatten().copied());
                     // One evaluation, wherever it resolves: each candidate once.
-                    targets.sort_unstable();
+                    heap_sort(&mut targets);
                     targets.dedup();
                     Target::Several(targets)
                 }
@@ -549,13 +561,7 @@ impl<'s> Graph<'s> {
         let Some(decoded) = percent_decode(fragment) else { return Target::Anywhere };
         if decoded.starts_with('/') {
             let full = format!("{}{}", self.nodes[resource].pointer, decoded);
-            let Some(value) = self.root.pointer(&full) else { return Target::Anywhere };
-            // The pointer as this walk writes it (tokens escaped the same way).
-            let canonical = full
-                .split('/')
-                .skip(1)
-                .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                .fold(String::new(), |p, t| pointer_push(&p, &t));
+            let Some((value, canonical)) = follow(self.root, &full) else { return Target::Anywhere };
             let base = self.nodes[resource].base.clone();
             return match self.add(value, canonical, base) {
                 Some(id) => Target::Node(id),
@@ -564,7 +570,7 @@ impl<'s> Graph<'s> {
                 None => Target::Anywhere,
             };
         }
-        let key = (self.nodes[resource].base.clone(), decoded);
+        let key = anchor_key(&self.nodes[resource].base, &decoded);
         match self.anchors.get(&key).map(Vec::as_slice) {
             Some([one]) => Target::Node(*one),
             _ => Target::Anywhere,
@@ -583,6 +589,10 @@ impl<'s> Graph<'s> {
         let mut visits: Vec<u64> = vec![0; n];
         let mut chain: Vec<usize> = vec![0; n];
         let mut on_path = vec![false; n];
+        // The counts being merged, by edge (every count is at least 1, so 0 is an edge not yet
+        // met), and the edges met: reset after each merge.
+        let mut sum: Vec<u64> = vec![0; self.edges.len()];
+        let mut met: Vec<usize> = Vec::new();
         for start in 0..n {
             if closure[start].is_some() {
                 continue;
@@ -628,18 +638,23 @@ impl<'s> Graph<'s> {
                     (true, []) => Rc::new(Vec::new()),
                     (true, [only]) => Rc::clone(closure[*only].as_ref().expect("done")),
                     _ => {
-                        let mut merged: HashMap<usize, u64> = own.iter().map(|&e| (e, 1)).collect();
+                        met.clear();
+                        for &edge in own {
+                            sum[edge] = 1;
+                            met.push(edge);
+                        }
                         for &to in targets.iter() {
                             let theirs = closure[to].as_ref().expect("done");
                             work.spend(theirs.len())?;
                             for &(edge, count) in theirs.iter() {
-                                let slot = merged.entry(edge).or_insert(0);
-                                *slot = slot.saturating_add(count);
+                                if sum[edge] == 0 {
+                                    met.push(edge);
+                                }
+                                sum[edge] = sum[edge].saturating_add(count);
                             }
                         }
-                        let mut merged: Vec<(usize, u64)> = merged.into_iter().collect();
-                        merged.sort_unstable();
-                        Rc::new(merged)
+                        heap_sort(&mut met);
+                        Rc::new(met.iter().map(|&edge| (edge, std::mem::take(&mut sum[edge]))).collect())
                     }
                 };
                 visits[id] = visited;
@@ -698,15 +713,20 @@ impl<'s> Graph<'s> {
         work: &mut Work_,
     ) -> std::result::Result<(), String> {
         let n = transitions.len();
-        let component = strongly_connected(n, |v| transitions[v].iter().map(|t| t.2).collect());
+        let component = strongly_connected(n, &|v| transitions[v].iter().map(|t| t.2).collect());
         // Components in the order of their first class, so that the answer never varies.
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (v, &c) in component.iter().enumerate() {
             members[c].push(v);
         }
-        members.sort_by_key(|classes| classes.first().copied());
-        for classes in members.iter().filter(|classes| !classes.is_empty()) {
-            let c = component[classes[0]];
+        // (Each component once, when its first class comes up: no sort.)
+        let mut index = vec![0usize; n];
+        for first in 0..n {
+            let c = component[first];
+            let classes = &members[c];
+            if classes[0] != first {
+                continue;
+            }
             // The descents of each class that stay inside the component.
             let inside: Vec<Vec<Transition>> = classes
                 .iter()
@@ -722,7 +742,9 @@ impl<'s> Graph<'s> {
             }
             // The product of the component with itself, over descents whose letters overlap;
             // an edge is split when the two runs take different descents.
-            let index: HashMap<usize, usize> = classes.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+            for (i, &v) in classes.iter().enumerate() {
+                index[v] = i;
+            }
             let k = classes.len();
             // The product holds k² pairs: past a thousand classes in one cycle, too tangled.
             if k > 1_000 {
@@ -730,7 +752,7 @@ impl<'s> Graph<'s> {
             }
             work.spend(k.saturating_mul(k))?;
             let letters: Vec<Letters> =
-                inside.iter().map(|edges| Letters::of(edges.iter().map(|t| &self.edges[t.0].letter))).collect();
+                inside.iter().map(|edges| Letters::of(&mut edges.iter().map(|t| &self.edges[t.0].letter))).collect();
             let mut product: Vec<Vec<(usize, bool)>> = Vec::with_capacity(k * k);
             for p in 0..k * k {
                 let (a, b) = (p / k, p % k);
@@ -738,12 +760,12 @@ impl<'s> Graph<'s> {
                 for &(e1, _, to1) in &inside[a] {
                     letters[b].overlapping(&self.edges[e1].letter, work, |j| {
                         let (e2, _, to2) = inside[b][j];
-                        out.push((index[&to1] * k + index[&to2], e1 != e2));
+                        out.push((index[to1] * k + index[to2], e1 != e2));
                     })?;
                 }
                 product.push(out);
             }
-            let pair_component = strongly_connected(k * k, |p| product[p].iter().map(|&(to, _)| to).collect());
+            let pair_component = strongly_connected(k * k, &|p| product[p].iter().map(|&(to, _)| to).collect());
             // A product component holds two different runs when it holds a pair of different
             // classes, or a split edge inside it.
             let mut split = vec![false; k * k];
@@ -767,7 +789,7 @@ impl<'s> Graph<'s> {
     /// branching reaches its fixed point within its own nesting.
     fn runs(&self, transitions: &[Vec<Transition>], root: usize, work: &mut Work_) -> std::result::Result<(), String> {
         let letters: Vec<Letters> =
-            transitions.iter().map(|t| Letters::of(t.iter().map(|d| &self.edges[d.0].letter))).collect();
+            transitions.iter().map(|t| Letters::of(&mut t.iter().map(|d| &self.edges[d.0].letter))).collect();
         let mut runs = vec![1u64; transitions.len()];
         for _ in 0..MAX_DEPTH_CEILING {
             let mut next = Vec::with_capacity(runs.len());
@@ -802,6 +824,83 @@ impl<'s> Graph<'s> {
     }
 }
 
+/// The value at JSON Pointer `pointer` (which starts with `/`) in `root`, read as serde_json's
+/// `Value::pointer` reads it, and the pointer as this walk writes it (tokens escaped the same
+/// way). Written out rather than `pointer` and `str::replace` for the wasm's size.
+fn follow<'s>(root: &'s Value, pointer: &str) -> Option<(&'s Value, String)> {
+    let mut at = root;
+    let mut canonical = String::new();
+    for token in pointer.split('/').skip(1) {
+        let token = decode_token(token);
+        at = match at {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(list) => list.get(crate::schema::parse_index(&token)?)?,
+            _ => return None,
+        };
+        canonical = pointer_push(&canonical, &token);
+    }
+    Some((at, canonical))
+}
+
+/// A JSON Pointer token decoded as `token.replace("~1", "/").replace("~0", "~")` decodes it
+/// (serde_json's reading: any other `~` is itself), in one pass: the two never overlap.
+fn decode_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('~', Some('1')) => {
+                chars.next();
+                out.push('/');
+            }
+            ('~', Some('0')) => {
+                chars.next();
+                out.push('~');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The key of an anchor in [`Graph::anchors`]: its resource's base URI, `#`, its name (a base
+/// never holds a `#`, so no two pairs share a key).
+fn anchor_key(base: &str, name: &str) -> String {
+    format!("{base}#{name}")
+}
+
+/// Sorts `v` ascending, in place, in O(n log n) (heapsort). One small routine for the element
+/// types the core sorts, where `sort_unstable` adds a large instantiation for each (the wasm's
+/// size); equal elements are indistinguishable wherever it is used, so the order is the one
+/// `sort_unstable` gives.
+#[inline(never)]
+pub(crate) fn heap_sort<T: Copy + Ord>(v: &mut [T]) {
+    fn sift<T: Copy + Ord>(v: &mut [T], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child] < v[child + 1] {
+                child += 1;
+            }
+            if v[root] >= v[child] {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    let n = v.len();
+    for start in (0..n / 2).rev() {
+        sift(v, start, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
+}
+
 /// `reference` (a URI without its fragment) joined to `base`, without dot-segment removal: a
 /// form this does not match leaves the reference unresolved, which is the conservative side.
 fn join(base: &str, reference: &str) -> String {
@@ -817,23 +916,6 @@ fn join(base: &str, reference: &str) -> String {
     } else {
         let directory = base.rfind('/').map_or("", |i| &base[..=i]);
         format!("{directory}{reference}")
-    }
-}
-
-fn each_item<'s>(value: &'s Value, mut f: impl FnMut(usize, &'s Value)) {
-    if let Value::Array(items) = value {
-        for (i, item) in items.iter().enumerate() {
-            f(i, item);
-        }
-    }
-}
-
-fn each_member<'s>(value: &'s Value, mut f: impl FnMut(&'s str, &'s Value)) {
-    if let Value::Object(members) = value {
-        let members: &'s Map<String, Value> = members;
-        for (k, v) in members {
-            f(k, v);
-        }
     }
 }
 
@@ -872,7 +954,7 @@ pub(crate) fn percent_decode(fragment: &str) -> Option<String> {
 }
 
 /// Tarjan's strongly connected components, iterative: the component of each vertex.
-fn strongly_connected(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<usize> {
+fn strongly_connected(n: usize, successors: &dyn Fn(usize) -> Vec<usize>) -> Vec<usize> {
     const UNSEEN: usize = usize::MAX;
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0; n];
@@ -930,7 +1012,7 @@ fn strongly_connected(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use super::{check, Letter, Letters, Work_};
+    use super::{check, decode_token, follow, heap_sort, Letter, Letters, Work_};
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -946,6 +1028,35 @@ mod tests {
     }
 
     proptest! {
+        // The pointer walk written out for the wasm's size reads as serde_json's does.
+        #[test]
+        fn follow_reads_as_serde_json_pointer(
+            token in "[~01/a]{0,6}",
+            pointer in prop::collection::vec("[~01a]{0,4}", 0..4),
+        ) {
+            prop_assert_eq!(decode_token(&token), token.replace("~1", "/").replace("~0", "~"));
+            let root = json!({"a": {"~": [true, {"0": 1}], "/": {"a~1": false}}, "0": ["x"], "~1": {"01": 2}, "": 3});
+            let pointer: String = pointer.iter().map(|t| format!("/{t}")).collect();
+            prop_assert_eq!(follow(&root, &pointer).map(|(value, _)| value), root.pointer(&pointer));
+        }
+
+        // The sort the core uses in place of `sort_unstable` (for the wasm's size) orders alike.
+        #[test]
+        fn heap_sort_orders_as_sort_unstable(
+            mut pairs in prop::collection::vec((0usize..20, 0u64..3), 0..40),
+            names in prop::collection::vec("[ab]{0,3}", 0..20),
+        ) {
+            let mut expected = pairs.clone();
+            expected.sort_unstable();
+            heap_sort(&mut pairs);
+            prop_assert_eq!(pairs, expected);
+            let mut expected = names.clone();
+            expected.sort_unstable();
+            let mut refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            heap_sort(&mut refs);
+            prop_assert_eq!(refs, expected.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+
         // The index finds exactly the letters that overlap, as the pairwise definition says;
         // and the most at one position is the most over every position a letter names (or a
         // fresh one), summed over the letters that read it.
@@ -954,7 +1065,7 @@ mod tests {
             letters in prop::collection::vec(arb_letter(), 0..8),
             probe in arb_letter(),
         ) {
-            let index = Letters::of(letters.iter());
+            let index = Letters::of(&mut letters.iter());
             let mut work = Work_::default();
             let mut found = Vec::new();
             index.overlapping(&probe, &mut work, |j| found.push(j)).unwrap();

@@ -359,9 +359,11 @@ fn tools_list_result_inner(
     if let Some(i) = tools.iter().position(|t| !t.is_object()) {
         return Err(Error::malformed(pointer_index("/tools", i), "a Tool must be an object"));
     }
-    let mut names = std::collections::HashSet::with_capacity(tools.len());
+    // A map of owned names (the type the schema analysis uses already: one instantiation fewer
+    // in the wasm); a name met before is one already in it.
+    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::with_capacity(tools.len());
     for (i, tool) in tools.iter().enumerate() {
-        if !tool.get("name").and_then(Value::as_str).is_none_or(|name| names.insert(name)) {
+        if tool.get("name").and_then(Value::as_str).is_some_and(|name| names.insert(name.to_owned(), i).is_some()) {
             return Err(Error::malformed(
                 pointer_index("/tools", i),
                 "two tools share one name: a client could not tell them apart",
