@@ -97,6 +97,11 @@ const isProxy = (() => {
   }
 })();
 const ownData = Object.getOwnPropertyDescriptor;
+// A lone surrogate is not JSON text (the core's parser refuses it as `malformed`): a string
+// holding one is never held, so that every flavour gives it one answer. `isWellFormed` from
+// Node 20; a Unicode regex before (in `u` mode, only a lone surrogate is a `Cs` code point).
+const wellFormed =
+  typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !/\p{Cs}/u.test(s);
 
 function resolve(value, key) {
   if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
@@ -141,7 +146,7 @@ function measure(root, depth, limits, budget) {
     switch (typeof item) {
       case "string":
         subjects = true;
-        return 6 * item.length + 2;
+        return wellFormed(item) ? 6 * item.length + 2 : -1;
       case "number":
         return Number.isFinite(item) ? 24 : -1;
       case "boolean":
@@ -194,6 +199,7 @@ function measure(root, depth, limits, budget) {
         const own = ownData(v, key);
         if (own === undefined || own.writable === undefined) return null; // an accessor has no `writable`
         const item = own.value;
+        if (!wellFormed(key)) return null;
         size += 6 * key.length + 3;
         if (item !== null && typeof item === "object") {
           values.push(item);

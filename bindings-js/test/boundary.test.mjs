@@ -133,3 +133,23 @@ test(`${FLAVOUR}: plain data (as JSON.parse makes it) is handed back as the call
   const sent = served.respond(modern, requested, produced(payload));
   same(sent.outputs[1].structuredContent, payload);
 });
+
+// Issue 22, item 6: a lone surrogate in a payload was valid on the default entry's object API
+// (the JavaScript validator alone judged it) and `malformed` everywhere else.
+test(`${FLAVOUR}: a lone surrogate in a payload is malformed on the object API, as everywhere`, () => {
+  const anyObject = mcp.acceptTool(
+    { ...tool, outputVariants: [tool.outputVariants[0], { audience: "programmatic", format: "structured", schema: { type: "object" } }] },
+    modern,
+  );
+  for (const payload of [{ a: "\ud800" }, { ["\udc00"]: 1 }, { a: ["x", "y\udbff"] }]) {
+    for (const run of [
+      () => anyObject.route(requested, produced(payload)),
+      () => anyObject.check(requested, produced(payload)),
+      () => mcp.declareTool(anyObject.tool ?? { ...tool, outputVariants: [tool.outputVariants[0], { audience: "programmatic", format: "structured", schema: { type: "object" } }] }).respond(modern, requested, produced(payload)),
+    ]) {
+      assert.throws(run, (e) => e instanceof mcp.McpOutputsError && e.code === "malformed", JSON.stringify(payload));
+    }
+  }
+  // A pair is one character, not a surrogate.
+  assert.ok(anyObject.route(requested, produced({ a: "\ud83d\ude00" })).programmatic.length === 1);
+});
