@@ -162,6 +162,21 @@ function measure(root, depth, limits, budget) {
   // The containers still to read, and how many containers are around each.
   const values = [root];
   const depths = [depth + 1];
+  // Reads the element or member `key` of `v` (inside `d` containers) by its descriptor: a
+  // container is queued, a leaf paid for; false when it is not plain JSON data.
+  const member = (v, key, d) => {
+    const own = ownData(v, key);
+    if (own === undefined || own.writable === undefined) return false; // an accessor has no `writable`
+    const item = own.value;
+    if (item !== null && typeof item === "object") {
+      values.push(item);
+      depths.push(d + 1);
+      return true;
+    }
+    const cost = leaf(item);
+    size += cost;
+    return cost >= 0;
+  };
   while (values.length > 0) {
     const v = values.pop();
     const d = depths.pop();
@@ -173,19 +188,7 @@ function measure(root, depth, limits, budget) {
       const n = v.length;
       if (n > maxArrayLen) return null;
       size += n > 0 ? n + 1 : 2;
-      for (let i = 0; i < n; i++) {
-        const own = ownData(v, i);
-        if (own === undefined || own.writable === undefined) return null; // an accessor has no `writable`
-        const item = own.value;
-        if (item !== null && typeof item === "object") {
-          values.push(item);
-          depths.push(d + 1);
-        } else {
-          const cost = leaf(item);
-          if (cost < 0) return null;
-          size += cost;
-        }
-      }
+      for (let i = 0; i < n; i++) if (!member(v, i, d)) return null;
     } else {
       const proto = Object.getPrototypeOf(v);
       if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return null;
@@ -196,19 +199,9 @@ function measure(root, depth, limits, budget) {
       if (n > 0) subjects = true;
       for (let i = 0; i < n; i++) {
         const key = keys[i];
-        const own = ownData(v, key);
-        if (own === undefined || own.writable === undefined) return null; // an accessor has no `writable`
-        const item = own.value;
         if (!wellFormed(key)) return null;
         size += 6 * key.length + 3;
-        if (item !== null && typeof item === "object") {
-          values.push(item);
-          depths.push(d + 1);
-        } else {
-          const cost = leaf(item);
-          if (cost < 0) return null;
-          size += cost;
-        }
+        if (!member(v, key, d)) return null;
       }
     }
     if (size > budget) return null;
