@@ -3,7 +3,9 @@
 //! allocate without bound or run for long.
 
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
+use jsonschema_value::{types::JsonType, Array as _, Json, Node, Object as _, SerdeJson};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Limits applied to every input. The defaults are documented in docs/library.md ("Limits") and
 /// are generous for real tools; all are configurable.
@@ -59,20 +61,22 @@ impl Limits {
     /// The walk recurses at most `max_depth + 1` levels, so it cannot overflow the stack on a
     /// value it rejects. `path` is the JSON Pointer of `value`, used in error messages.
     pub fn check_value(&self, value: &Value, path: &str) -> Result<()> {
-        self.check_nested(value, 1, path)
+        self.check_node::<SerdeJson>(&value, 1, path)
     }
 
-    /// [`Limits::check_value`] for a value found at nesting `depth` inside a larger input.
-    pub(crate) fn check_nested(&self, value: &Value, depth: usize, path: &str) -> Result<()> {
+    /// The limits walk of a node of any representation (`crate::node`: a binding's own objects
+    /// are read where they live), found at nesting `depth`: the one walk every argument gets,
+    /// with the same caps, costs and order whatever holds the value.
+    pub fn check_node<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, path: &str) -> Result<()> {
         // One tight pass decides; only a failing input pays for the second pass that finds
         // the offending value's path and the message.
         let mut budget = self.max_bytes;
-        if self.fits(value, depth, &mut budget) {
+        if self.fits::<F>(node, depth, &mut budget) {
             return Ok(());
         }
         let mut budget = self.max_bytes;
         let mut trail = Vec::new();
-        match self.walk(value, depth, &mut budget, &mut trail) {
+        match self.walk::<F>(node, depth, &mut budget, &mut trail) {
             Err(Walked::Fault(code, message)) => Err(Error::new(code, render(path, &trail), message)),
             Err(Walked::Over(over)) => Err(self.over_error(over, render(path, &trail))),
             Ok(()) => Err(Error::new(ErrorCode::LimitExceeded, path, "input over a limit")),
@@ -88,14 +92,14 @@ impl Limits {
     /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
     /// Strings and scalars inside a container are paid for in place: a call per leaf would
     /// cost as much as the rest of the walk (P-RS-1).
-    fn fits(&self, value: &Value, depth: usize, budget: &mut usize) -> bool {
+    fn fits<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, budget: &mut usize) -> bool {
         let mut left = *budget;
-        let fits = self.fits_in(value, depth, self.depth_cap(), &mut left);
+        let fits = self.fits_in::<F>(node, depth, self.depth_cap(), &mut left);
         *budget = left;
         fits
     }
 
-    fn fits_in(&self, value: &Value, depth: usize, cap: usize, left: &mut usize) -> bool {
+    fn fits_in<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, cap: usize, left: &mut usize) -> bool {
         #[inline(always)]
         fn take(left: &mut usize, cost: usize) -> bool {
             match left.checked_sub(cost) {
@@ -106,75 +110,80 @@ impl Limits {
                 None => false,
             }
         }
-        let fits_item = |item: &Value, left: &mut usize| match item {
-            Value::Array(_) | Value::Object(_) => self.fits_in(item, depth + 1, cap, left),
-            leaf => take(left, cost(leaf)),
-        };
-        take(left, cost(value))
-            && match value {
-                Value::Array(items) => {
-                    depth <= cap && items.len() <= self.max_array_len && items.iter().all(|item| fits_item(item, left))
-                }
-                Value::Object(members) => {
-                    depth <= cap
-                        && members.len() <= self.max_object_len
-                        && members.iter().all(|(key, item)| take(left, key.len()) && fits_item(item, left))
-                }
-                _ => true,
+        match read::<F>(node) {
+            Read::Array(items) => {
+                let len = items.len();
+                take(left, len + 2)
+                    && depth <= cap
+                    && len <= self.max_array_len
+                    && items.elements().all(|item| match read::<F>(&item) {
+                        Read::Leaf(cost) => take(left, cost),
+                        _ => self.fits_in::<F>(&item, depth + 1, cap, left),
+                    })
             }
+            Read::Object(members) => {
+                let len = members.len();
+                take(left, len.saturating_mul(4).saturating_add(2))
+                    && depth <= cap
+                    && len <= self.max_object_len
+                    && members.members().all(|(key, item)| {
+                        take(left, key.as_ref().len())
+                            && match read::<F>(&item) {
+                                Read::Leaf(cost) => take(left, cost),
+                                _ => self.fits_in::<F>(&item, depth + 1, cap, left),
+                            }
+                    })
+            }
+            Read::Leaf(cost) => take(left, cost),
+        }
     }
 
     // Segments of the current path are kept as borrowed pieces and rendered only on error:
     // building a String per node would dominate the walk on large payloads.
-    fn walk<'v>(
+    fn walk<'v, F: Json>(
         &self,
-        value: &'v Value,
+        node: &F::Node<'v>,
         depth: usize,
         budget: &mut usize,
         trail: &mut Vec<Segment<'v>>,
     ) -> Result<(), Walked> {
-        self.spend(budget, cost(value))?;
-        match value {
-            Value::Array(items) => {
+        match read::<F>(node) {
+            Read::Array(items) => {
+                let len = items.len();
+                self.spend(budget, len + 2)?;
                 self.enter(depth)?;
-                if items.len() > self.max_array_len {
-                    return Err(Walked::Over(Over {
-                        container: Container::Array,
-                        len: items.len(),
-                        cap: self.max_array_len,
-                    }));
+                if len > self.max_array_len {
+                    return Err(Walked::Over(Over { container: Container::Array, len, cap: self.max_array_len }));
                 }
-                for (i, item) in items.iter().enumerate() {
-                    if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
+                for (i, item) in items.elements().enumerate() {
+                    if matches!(item.json_type(), JsonType::Array | JsonType::Object | JsonType::String) {
                         trail.push(Segment::Index(i));
-                        self.walk(item, depth + 1, budget, trail)?;
+                        self.walk::<F>(&item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, cost(item))?;
+                        self.spend(budget, 8)?;
                     }
                 }
             }
-            Value::Object(members) => {
+            Read::Object(members) => {
+                let len = members.len();
+                self.spend(budget, len.saturating_mul(4).saturating_add(2))?;
                 self.enter(depth)?;
-                if members.len() > self.max_object_len {
-                    return Err(Walked::Over(Over {
-                        container: Container::Object,
-                        len: members.len(),
-                        cap: self.max_object_len,
-                    }));
+                if len > self.max_object_len {
+                    return Err(Walked::Over(Over { container: Container::Object, len, cap: self.max_object_len }));
                 }
-                for (key, item) in members {
-                    self.spend(budget, key.len())?;
-                    if matches!(item, Value::Array(_) | Value::Object(_) | Value::String(_)) {
-                        trail.push(Segment::Key(key));
-                        self.walk(item, depth + 1, budget, trail)?;
+                for (key, item) in members.members() {
+                    self.spend(budget, key.as_ref().len())?;
+                    if matches!(item.json_type(), JsonType::Array | JsonType::Object | JsonType::String) {
+                        trail.push(Segment::Key(key.into()));
+                        self.walk::<F>(&item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, cost(item))?;
+                        self.spend(budget, 8)?;
                     }
                 }
             }
-            _ => {}
+            Read::Leaf(cost) => self.spend(budget, cost)?,
         }
         Ok(())
     }
@@ -249,16 +258,26 @@ impl Limits {
     }
 }
 
-/// What one node costs of the byte budget, its members and elements aside. Scalars cost a small
-/// fixed amount, strings their length: the estimate only needs to grow with the real serialised
-/// size, not to equal it. One rule for the fast pass and the walk.
+/// A node as the limits walk reads it: a container to enter, or a leaf and what it costs of the
+/// byte budget. Scalars cost a small fixed amount, strings their UTF-8 length, containers their
+/// length (members 4 each) beside what they hold: the estimate only needs to grow with the real
+/// serialised size, not to equal it. One rule for the fast pass and the walk.
+enum Read<A, O> {
+    Array(A),
+    Object(O),
+    Leaf(usize),
+}
+
 #[inline(always)]
-fn cost(value: &Value) -> usize {
-    match value {
-        Value::String(s) => s.len() + 2,
-        Value::Array(a) => a.len() + 2,
-        Value::Object(o) => o.len() * 4 + 2,
-        _ => 8,
+#[allow(clippy::type_complexity)]
+fn read<'v, F: Json>(
+    node: &F::Node<'v>,
+) -> Read<<F::Node<'v> as Node<'v, F>>::Array, <F::Node<'v> as Node<'v, F>>::Object> {
+    match node.json_type() {
+        JsonType::Array => node.as_array().map_or(Read::Leaf(8), Read::Array),
+        JsonType::Object => node.as_object().map_or(Read::Leaf(8), Read::Object),
+        JsonType::String => Read::Leaf(node.as_string().map_or(2, |s| s.len() + 2)),
+        _ => Read::Leaf(8),
     }
 }
 
@@ -331,7 +350,7 @@ enum Walked {
 
 enum Segment<'v> {
     Index(usize),
-    Key(&'v str),
+    Key(Cow<'v, str>),
 }
 
 fn render(base: &str, trail: &[Segment<'_>]) -> String {
@@ -346,6 +365,7 @@ mod tests {
     use super::Limits;
     use crate::error::ErrorCode;
     use crate::testing::{arb_json, arb_json_text_with_duplicates};
+    use jsonschema_value::SerdeJson;
     use proptest::prelude::*;
     use serde_json::Value;
 
@@ -402,14 +422,14 @@ mod tests {
             // What the value costs, so that the budgets tried sit on each side of the edge.
             let unlimited = Limits { max_bytes: usize::MAX, max_depth: 1000, ..Limits::default() };
             let mut left = usize::MAX;
-            prop_assert!(unlimited.walk(&value, depth, &mut left, &mut Vec::new()).is_ok());
+            prop_assert!(unlimited.walk::<SerdeJson>(&&value, depth, &mut left, &mut Vec::new()).is_ok());
             let cost = usize::MAX - left;
             for max_bytes in cost.saturating_sub(2)..=cost + 1 {
                 let limits = Limits { max_depth, max_bytes, max_array_len, max_object_len, ..Limits::default() };
                 let mut budget = max_bytes;
-                let fits = limits.fits(&value, depth, &mut budget);
+                let fits = limits.fits::<SerdeJson>(&&value, depth, &mut budget);
                 let mut budget = max_bytes;
-                let walked = limits.walk(&value, depth, &mut budget, &mut Vec::new());
+                let walked = limits.walk::<SerdeJson>(&&value, depth, &mut budget, &mut Vec::new());
                 prop_assert_eq!(fits, walked.is_ok(), "{} at depth {}, {} bytes", value, depth, max_bytes);
             }
         }
