@@ -18,7 +18,7 @@ use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
-use mcp_outputs::routing::Route;
+use mcp_outputs::routing::{Route, Routed};
 use mcp_outputs::{
     Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
 };
@@ -828,24 +828,26 @@ fn route_to_py<'py>(
     let user = std::mem::take(&mut route.user);
     let programmatic = std::mem::take(&mut route.programmatic);
     let extensions = std::mem::take(&mut route.extensions);
-    let output = |value: &Value| -> PyResult<Bound<'py, PyAny>> {
-        if let Some(found) = originals.and_then(|o| o.get(value)) {
-            return Ok(found.clone());
+    let output = |routed: &Routed<'_>| -> PyResult<Bound<'py, PyAny>> {
+        if let Routed::Output { value, .. } = routed {
+            if let Some(found) = originals.and_then(|o| o.get(value)) {
+                return Ok(found.clone());
+            }
         }
-        to_py_kept(py, value, kept)
+        to_py_kept(py, &routed.to_value(), kept)
     };
-    let list = |values: &mut dyn Iterator<Item = &Value>| -> PyResult<Bound<'_, PyList>> {
+    let list = |values: &mut dyn Iterator<Item = &Routed<'_>>| -> PyResult<Bound<'_, PyList>> {
         let items = values.map(output).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     };
     let rest = route.to_json();
     let dict = to_py_kept(py, &rest, kept)?.cast_into::<PyDict>()?;
-    dict.set_item("model", list(&mut model.iter().map(|v| v.as_ref()))?)?;
-    dict.set_item("user", list(&mut user.iter().map(|v| v.as_ref()))?)?;
-    dict.set_item("programmatic", list(&mut programmatic.iter().map(|v| v.as_ref()))?)?;
+    dict.set_item("model", list(&mut model.iter())?)?;
+    dict.set_item("user", list(&mut user.iter())?)?;
+    dict.set_item("programmatic", list(&mut programmatic.iter())?)?;
     let ext = PyDict::new(py);
     for (id, outputs) in &extensions {
-        ext.set_item(id.as_ref(), list(&mut outputs.iter().map(|v| v.as_ref()))?)?;
+        ext.set_item(id.as_ref(), list(&mut outputs.iter())?)?;
     }
     dict.set_item("extensions", ext)?;
     Ok(dict.into_any().unbind())

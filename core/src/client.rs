@@ -8,11 +8,15 @@ use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning
 use crate::error::{Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::limits::Limits;
+use crate::node::{
+    string_member, Array as _, JsonType, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source,
+};
 use crate::output::{read_raw, RawOutput};
-use crate::payload::{Payloads, PlainJson};
+use crate::payload::{Payloads, PayloadsIn, PlainJson};
 use crate::schema::CompiledSchema;
 use crate::selection;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A tool as received in tools/list on one connection, validated (`accept`); each schema is
@@ -34,16 +38,18 @@ enum ReceivedShape {
     Legacy(Option<Arc<CompiledSchema>>),
 }
 
-/// A result that passed [`ReceivedTool::check`], borrowing from it.
-#[derive(Debug)]
-pub struct CheckedResult<'r> {
-    pub(crate) result: &'r Map<String, Value>,
-    pub(crate) outputs: Vec<CheckedOutput<'r>>,
+/// A result that passed [`ReceivedTool::check`], borrowing from it: a `serde_json::Value`, or a
+/// caller's value in another representation `F` (`crate::node`).
+pub struct CheckedResult<'r, F: Source = SerdeJson> {
+    /// The result as received.
+    pub(crate) root: NodeOf<'r, F>,
+    pub(crate) result: ObjectOf<'r, F>,
+    pub(crate) outputs: Vec<CheckedOutput<'r, F>>,
     pub(crate) is_error: bool,
-    pub(crate) meta: Option<&'r Map<String, Value>>,
+    pub(crate) meta: Option<ObjectOf<'r, F>>,
     pub(crate) kind: ResultKind,
     /// The `resultType` of an [`ResultKind::Unrecognized`] answer.
-    pub(crate) result_type: Option<&'r str>,
+    pub(crate) result_type: Option<Cow<'r, str>>,
     /// Legacy fields beside `outputs` in a 2026-12-01 result, which reach no consumer (RES-8).
     pub(crate) stray: Vec<&'static str>,
 }
@@ -65,7 +71,19 @@ pub enum ResultKind {
     Unrecognized,
 }
 
-impl CheckedResult<'_> {
+impl<F: Source> std::fmt::Debug for CheckedResult<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckedResult")
+            .field("outputs", &self.outputs)
+            .field("is_error", &self.is_error)
+            .field("kind", &self.kind)
+            .field("result_type", &self.result_type)
+            .field("stray", &self.stray)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F: Source> CheckedResult<'_, F> {
     /// What the answer is.
     pub fn kind(&self) -> ResultKind {
         self.kind
@@ -78,7 +96,7 @@ impl CheckedResult<'_> {
 
     /// The `resultType` of an answer of another kind (RT-1).
     pub fn result_type(&self) -> Option<&str> {
-        self.result_type
+        self.result_type.as_deref()
     }
 
     /// What `check` reports, each with the JSON Pointer it concerns: `empty-error-outputs`
@@ -111,7 +129,7 @@ impl CheckedResult<'_> {
                 out.insert("resultType".into(), Value::from(INPUT_REQUIRED));
             }
             ResultKind::Unrecognized => {
-                out.insert("resultType".into(), Value::from(self.result_type.unwrap_or_default()));
+                out.insert("resultType".into(), Value::from(self.result_type.as_deref().unwrap_or_default()));
             }
             ResultKind::Complete | ResultKind::EmptyError => {}
         }
@@ -127,14 +145,22 @@ impl CheckedResult<'_> {
 pub(crate) const INPUT_REQUIRED: &str = "input_required";
 
 /// One output of a checked 2026-12-01 result.
-#[derive(Debug)]
-pub struct CheckedOutput<'r> {
+pub struct CheckedOutput<'r, F: Source = SerdeJson> {
     /// The output object as received.
-    pub value: &'r Value,
+    pub value: NodeOf<'r, F>,
+    /// Its position in the result's `outputs`: a binding hands back its caller's own output
+    /// object by it.
+    pub index: usize,
     /// Its audience string, as received.
-    pub audience: &'r str,
+    pub audience: Cow<'r, str>,
     /// The index of its variant in the tool's declaration.
     pub variant: usize,
+}
+
+impl<F: Source> std::fmt::Debug for CheckedOutput<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CheckedOutput({} {} variant {})", self.index, self.audience, self.variant)
+    }
 }
 
 /// A whole tools/list result as received (`discover`, LIST-2, LIST-3): the usable tools, and
@@ -417,58 +443,80 @@ impl ReceivedTool {
         result: &'r Value,
         payloads: &dyn Payloads,
     ) -> Result<CheckedResult<'r>> {
+        self.check_node::<SerdeJson, _>(selectors, result, payloads)
+    }
+
+    /// [`ReceivedTool::check_selected`] of a result in any representation (`crate::node`),
+    /// read where it lives: one limits walk, then the envelope checks and the validation of
+    /// each payload (by `payloads`: [`crate::payload::InPlace`] for a representation that
+    /// holds its payloads itself), with the same errors in the same order.
+    pub fn check_node<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        selectors: &[Selector],
+        result: NodeOf<'r, F>,
+        payloads: &P,
+    ) -> Result<CheckedResult<'r, F>> {
+        let names = F::names();
         let limits = self.conn.limits();
         let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
-        limits.check_value(result, "")?;
-        let answer = |kind, result_type| CheckedResult {
-            result: obj,
-            outputs: Vec::new(),
-            is_error: false,
-            meta: None,
-            kind,
-            result_type,
-            stray: Vec::new(),
-        };
-        match obj.field("resultType").and_then(Value::as_str) {
-            Some(INPUT_REQUIRED) => {
-                check_input_required(obj, self.conn.version())?;
-                return Ok(answer(ResultKind::InputRequired, None));
+        limits.check_node::<F>(&result, 1, "")?;
+        let result_type = string_member::<F>(&obj, &names.result_type);
+        if let Member::String(kind) = &result_type {
+            if kind == INPUT_REQUIRED {
+                check_input_required::<F>(&obj, self.conn.version())?;
+                return Ok(CheckedResult {
+                    root: result.clone(),
+                    result: obj,
+                    outputs: Vec::new(),
+                    is_error: false,
+                    meta: None,
+                    kind: ResultKind::InputRequired,
+                    result_type: None,
+                    stray: Vec::new(),
+                });
             }
             // RT-1: `resultType` is an open string from 2026-07-28 on; another kind of answer
             // belongs to the extension that defined it.
-            Some(other) if other != "complete" && self.conn.version().has_result_type() => {
-                return Ok(answer(ResultKind::Unrecognized, Some(other)));
+            if kind != "complete" && self.conn.version().has_result_type() {
+                return Ok(CheckedResult {
+                    root: result.clone(),
+                    result: obj,
+                    outputs: Vec::new(),
+                    is_error: false,
+                    meta: None,
+                    kind: ResultKind::Unrecognized,
+                    result_type: Some(kind.clone()),
+                    stray: Vec::new(),
+                });
             }
-            _ => {}
         }
-        let is_error = match obj.field("isError") {
+        let is_error = match obj.get(&names.is_error) {
             None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
+            Some(node) => node.as_boolean().ok_or_else(|| Error::malformed("/isError", "isError must be a boolean"))?,
         };
-        let meta = match obj.field("_meta") {
+        let meta = match obj.get(&names.meta) {
             None => None,
-            Some(Value::Object(m)) => Some(m),
-            Some(_) => return Err(Error::malformed("/_meta", "_meta must be an object")),
+            Some(node) => Some(node.as_object().ok_or_else(|| Error::malformed("/_meta", "_meta must be an object"))?),
         };
-        match obj.field("resultType") {
-            None => {}
-            Some(Value::String(s)) if s == "complete" => {}
-            Some(other) => {
+        match result_type {
+            Member::Absent => {}
+            Member::String(s) if s == "complete" => {}
+            Member::String(_) | Member::Other(_) => {
+                let shown = obj.get(&names.result_type).map(|n| n.to_value().to_string()).unwrap_or_default();
                 return Err(Error::malformed(
                     "/resultType",
-                    format!("resultType {other} is neither \"complete\" nor \"input_required\""),
-                ))
+                    format!("resultType {shown} is neither \"complete\" nor \"input_required\""),
+                ));
             }
         }
         let (outputs, empty) = match &self.shape {
             ReceivedShape::Variants(declaration) => {
-                let outputs = check_outputs(declaration, selectors, obj, is_error, limits, payloads)?;
+                let outputs = check_outputs::<F, P>(declaration, selectors, &obj, is_error, limits, payloads)?;
                 let empty = outputs.is_empty();
                 (outputs, empty)
             }
             ReceivedShape::Legacy(schema) => {
-                (Vec::new(), check_legacy(schema.as_deref(), obj, is_error, self.conn.version(), payloads)?)
+                (Vec::new(), check_legacy::<F, P>(schema.as_deref(), &obj, is_error, self.conn.version(), payloads)?)
             }
         };
         let kind = if is_error && empty { ResultKind::EmptyError } else { ResultKind::Complete };
@@ -476,31 +524,36 @@ impl ReceivedTool {
         // reported, and reaches no consumer.
         let stray = match &self.shape {
             ReceivedShape::Variants(_) => {
-                ["content", "structuredContent"].into_iter().filter(|field| obj.contains_key(*field)).collect()
+                [("content", &names.content), ("structuredContent", &names.structured_content)]
+                    .into_iter()
+                    .filter(|(_, key)| obj.get(key).is_some())
+                    .map(|(field, _)| field)
+                    .collect()
             }
             ReceivedShape::Legacy(_) => Vec::new(),
         };
-        Ok(CheckedResult { result: obj, outputs, is_error, meta, kind, result_type: None, stray })
+        Ok(CheckedResult { root: result.clone(), result: obj, outputs, is_error, meta, kind, result_type: None, stray })
     }
 }
 
 /// A multi-round-trip answer (MRTR-1): only from 2026-07-28 on, with `inputRequests` (an
 /// object) or `requestState` (a string), or both.
-fn check_input_required(result: &Map<String, Value>, version: crate::ProtocolVersion) -> Result<()> {
+fn check_input_required<'r, F: Source>(result: &ObjectOf<'r, F>, version: crate::ProtocolVersion) -> Result<()> {
+    let names = F::names();
     if !version.has_result_type() {
         return Err(Error::malformed(
             "/resultType",
             format!("resultType \"input_required\" does not exist in protocol version {version}"),
         ));
     }
-    let requests = match result.field("inputRequests") {
+    let requests = match result.get(&names.input_requests) {
         None => false,
-        Some(Value::Object(_)) => true,
+        Some(node) if node.json_type() == JsonType::Object => true,
         Some(_) => return Err(Error::malformed("/inputRequests", "inputRequests must be an object")),
     };
-    let state = match result.field("requestState") {
+    let state = match result.get(&names.request_state) {
         None => false,
-        Some(Value::String(_)) => true,
+        Some(node) if node.json_type() == JsonType::String => true,
         Some(_) => return Err(Error::malformed("/requestState", "requestState must be a string")),
     };
     if !requests && !state {
@@ -509,31 +562,31 @@ fn check_input_required(result: &Map<String, Value>, version: crate::ProtocolVer
     Ok(())
 }
 
-fn check_outputs<'r>(
+fn check_outputs<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
     declaration: &Declaration,
     selectors: &[Selector],
-    result: &'r Map<String, Value>,
+    result: &ObjectOf<'r, F>,
     is_error: bool,
     limits: &Limits,
-    payloads: &dyn Payloads,
-) -> Result<Vec<CheckedOutput<'r>>> {
-    let list = match result.field("outputs") {
-        Some(Value::Array(list)) => list,
-        Some(_) => return Err(Error::malformed("/outputs", "outputs must be an array")),
+    payloads: &P,
+) -> Result<Vec<CheckedOutput<'r, F>>> {
+    let list = match result.get(&F::names().outputs) {
+        Some(node) => node.as_array().ok_or_else(|| Error::malformed("/outputs", "outputs must be an array"))?,
         None => return Err(Error::malformed("", "a 2026-12-01 result must carry outputs")),
     };
     limits.check_count(list.len(), limits.max_variants, "/outputs", "outputs")?;
     // JSON types of every output first (malformed), then meaning.
-    let raws: Vec<RawOutput<'r>> = list.iter().enumerate().map(|(i, item)| read_raw(item, i)).collect::<Result<_>>()?;
+    let raws: Vec<RawOutput<'r, F>> =
+        list.elements().enumerate().map(|(i, item)| read_raw::<F>(item, i)).collect::<Result<_>>()?;
     let variants = declaration.variants();
-    let mut checked: Vec<(&RawOutput<'r>, usize, &Variant)> = Vec::with_capacity(raws.len());
+    let mut checked: Vec<(&RawOutput<'r, F>, usize, &Variant)> = Vec::with_capacity(raws.len());
     for raw in &raws {
         // RES-6: matched by selector, never by position. The declared variant is found by its
         // strings, so that a well-formed output costs no allocation.
         let Some((index, variant)) = variants.iter().enumerate().find(|(_, v)| raw.is(&v.selector)) else {
             // Not declared: the error says why (an invalid audience or pair, or simply an
             // output nobody could have requested).
-            let selector = Selector::read(raw.value, &raw.path())?;
+            let selector = Selector::read(&raw.value.to_value(), &raw.path())?;
             return Err(Error::new(
                 ErrorCode::UnrequestedOutput,
                 raw.path(),
@@ -582,28 +635,34 @@ fn check_outputs<'r>(
     }
     Ok(checked
         .into_iter()
-        .map(|(raw, variant, _)| CheckedOutput { value: raw.value, audience: raw.audience, variant })
+        .map(|(raw, variant, _)| CheckedOutput {
+            value: raw.value.clone(),
+            index: raw.index,
+            audience: raw.audience.clone(),
+            variant,
+        })
         .collect())
 }
 
 /// Checks a legacy result; answers whether it carries no content block (ERR-5 when an error).
-fn check_legacy(
+fn check_legacy<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
     schema: Option<&CompiledSchema>,
-    result: &Map<String, Value>,
+    result: &ObjectOf<'r, F>,
     is_error: bool,
     version: crate::ProtocolVersion,
-    payloads: &dyn Payloads,
+    payloads: &P,
 ) -> Result<bool> {
-    let empty = match result.field("content") {
+    let names = F::names();
+    let empty = match result.get(&names.content) {
         Some(content) => {
-            crate::content::check_blocks(content, "/content", version)?;
-            content.as_array().is_some_and(Vec::is_empty)
+            crate::content::check_blocks_in::<F>(&content, "/content", version)?;
+            content.as_array().is_some_and(|blocks| blocks.len() == 0)
         }
         None => return Err(Error::malformed("", "a legacy result must carry content")),
     };
-    match (schema, result.field("structuredContent")) {
+    match (schema, result.get(&names.structured_content)) {
         (Some(schema), Some(value)) if !is_error => {
-            payloads.validate(schema, value, "/structuredContent", "structuredContent")
+            payloads.validate(schema, &value, "/structuredContent", "structuredContent")
         }
         (Some(_), None) if !is_error => Err(Error::new(
             ErrorCode::MissingOutput,

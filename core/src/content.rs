@@ -3,35 +3,49 @@
 
 use crate::error::{pointer_index, pointer_push, Error, Result};
 use crate::fields::Field;
+use crate::node::{field, string_member, Array as _, Member, Node as _, NodeOf, Object as _, SerdeJson, Source};
 use crate::version::ProtocolVersion;
 use serde_json::{Map, Value};
 
 /// Checks a `ContentBlock[]` value of a `version` result; `path` is the JSON Pointer of the
 /// array. A block type the revision does not define is `malformed` (CONT-2).
 pub fn check_blocks(value: &Value, path: &str, version: ProtocolVersion) -> Result<()> {
+    check_blocks_in::<SerdeJson>(&value, path, version)
+}
+
+/// [`check_blocks`] of a node of any representation (`crate::node`).
+pub fn check_blocks_in<'v, F: Source>(value: &NodeOf<'v, F>, path: &str, version: ProtocolVersion) -> Result<()> {
     let blocks =
         value.as_array().ok_or_else(|| Error::malformed(path, "content must be an array of content blocks"))?;
-    for (i, block) in blocks.iter().enumerate() {
-        check_block(block, "", version).map_err(|e| e.under(&pointer_index(path, i)))?;
+    for (i, block) in blocks.elements().enumerate() {
+        check_block_in::<F>(&block, "", version).map_err(|e| e.under(&pointer_index(path, i)))?;
     }
     Ok(())
 }
 
 /// Checks one content block of a `version` result.
 pub fn check_block(block: &Value, path: &str, version: ProtocolVersion) -> Result<()> {
+    check_block_in::<SerdeJson>(&block, path, version)
+}
+
+/// [`check_block`] of a node of any representation.
+pub fn check_block_in<'v, F: Source>(block: &NodeOf<'v, F>, path: &str, version: ProtocolVersion) -> Result<()> {
+    let names = F::names();
     let obj = block.as_object().ok_or_else(|| Error::malformed(path, "a content block must be an object"))?;
-    let kind = match obj.field("type") {
-        Some(Value::String(s)) => s.as_str(),
+    let kind = match string_member::<F>(&obj, &names.kind) {
+        Member::String(s) => s,
         _ => return Err(Error::malformed(pointer_push(path, "type"), "a content block needs a string type")),
     };
-    let need_string = |key: &str| -> Result<()> {
-        match obj.field(key) {
-            Some(Value::String(_)) => Ok(()),
-            Some(_) => Err(Error::malformed(pointer_push(path, key), format!("{kind} block: {key} must be a string"))),
-            None => Err(Error::malformed(path, format!("{kind} block without {key}"))),
+    let need_string = |key: &F::PreparedKey, name: &str| -> Result<()> {
+        match string_member::<F>(&obj, key) {
+            Member::String(_) => Ok(()),
+            Member::Other(_) => {
+                Err(Error::malformed(pointer_push(path, name), format!("{kind} block: {name} must be a string")))
+            }
+            Member::Absent => Err(Error::malformed(path, format!("{kind} block without {name}"))),
         }
     };
-    let defined = match kind {
+    let defined = match kind.as_ref() {
         "audio" => version.has_audio(),
         "resource_link" => version.has_resource_link(),
         _ => true,
@@ -42,27 +56,27 @@ pub fn check_block(block: &Value, path: &str, version: ProtocolVersion) -> Resul
             format!("{kind} blocks do not exist in protocol version {version}"),
         ));
     }
-    match kind {
-        "text" => need_string("text")?,
+    match kind.as_ref() {
+        "text" => need_string(&names.text, "text")?,
         "image" | "audio" => {
-            need_string("data")?;
-            need_string("mimeType")?;
+            need_string(&names.data, "data")?;
+            need_string(&names.mime_type, "mimeType")?;
         }
         "resource_link" => {
-            need_string("uri")?;
-            need_string("name")?;
+            need_string(&names.uri, "uri")?;
+            need_string(&names.name, "name")?;
         }
         "resource" => {
             let rpath = || pointer_push(path, "resource");
             let resource = obj
-                .field("resource")
-                .and_then(Value::as_object)
+                .get(&names.resource)
+                .and_then(|r| r.as_object())
                 .ok_or_else(|| Error::malformed(rpath(), "resource block: resource must be an object"))?;
-            if !matches!(resource.field("uri"), Some(Value::String(_))) {
+            if !matches!(string_member::<F>(&resource, &names.uri), Member::String(_)) {
                 return Err(Error::malformed(rpath(), "embedded resource without a string uri"));
             }
-            let text = matches!(resource.field("text"), Some(Value::String(_)));
-            let blob = matches!(resource.field("blob"), Some(Value::String(_)));
+            let text = matches!(string_member::<F>(&resource, &names.text), Member::String(_));
+            let blob = matches!(string_member::<F>(&resource, &names.blob), Member::String(_));
             if !(text || blob) {
                 return Err(Error::malformed(rpath(), "embedded resource needs a string text or blob"));
             }
@@ -71,11 +85,11 @@ pub fn check_block(block: &Value, path: &str, version: ProtocolVersion) -> Resul
             return Err(Error::malformed(pointer_push(path, "type"), format!("unknown content block type {other:?}")))
         }
     }
-    if let Some(annotations) = obj.field("annotations") {
+    if let Some(annotations) = obj.get(&names.annotations) {
         let apath = || pointer_push(path, "annotations");
         let ann = annotations.as_object().ok_or_else(|| Error::malformed(apath(), "annotations must be an object"))?;
-        if let Some(audience) = ann.field("audience") {
-            let ok = audience.as_array().is_some_and(|a| a.iter().all(Value::is_string));
+        if let Some(audience) = ann.get(&names.audience) {
+            let ok = audience.as_array().is_some_and(|a| a.elements().all(|item| item.is_string()));
             if !ok {
                 return Err(Error::malformed(
                     pointer_push(&apath(), "audience"),
@@ -90,8 +104,15 @@ pub fn check_block(block: &Value, path: &str, version: ProtocolVersion) -> Resul
 /// Whether a block's `annotations.audience` names an audience other than `audience` without
 /// naming `audience` itself (AUD-2: reported, never obeyed).
 pub fn annotation_conflicts(block: &Value, audience: &str) -> bool {
-    match block.field("annotations").and_then(|a| a.field("audience")).and_then(Value::as_array) {
-        Some(list) => !list.iter().any(|a| a.as_str() == Some(audience)),
+    annotation_conflicts_in::<SerdeJson>(&block, audience)
+}
+
+/// [`annotation_conflicts`] of a node of any representation.
+pub fn annotation_conflicts_in<'v, F: Source>(block: &NodeOf<'v, F>, audience: &str) -> bool {
+    let names = F::names();
+    let list = field::<F>(block, &names.annotations).and_then(|a| field::<F>(&a, &names.audience));
+    match list.as_ref().and_then(|l| l.as_array()) {
+        Some(list) => !list.elements().any(|a| a.as_string().is_some_and(|s| s == audience)),
         None => false,
     }
 }

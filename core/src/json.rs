@@ -17,7 +17,7 @@ use crate::declaration::Warning;
 use crate::error::{Error, Result, ServerArgument};
 use crate::limits::{Limits, MAX_DEPTH_CEILING};
 use crate::planning::{Mode, Plan, PlanOptions};
-use crate::routing::Route;
+use crate::routing::{Route, Routed};
 use crate::server::{Produced, ServerTool};
 use crate::version::ProtocolVersion;
 use crate::wire::{self, RequestContext};
@@ -494,13 +494,11 @@ impl Route<'_> {
     /// holds the result, or can parse the bytes itself, swaps the indices back for the
     /// caller's own output objects and so never sends the outputs back across the boundary.
     /// Outputs the route synthesizes (the legacy `content` in `model`) stay literal.
-    pub fn to_json_indexed(&self, result: &Value) -> Value {
-        let outputs: &[Value] = result.get("outputs").and_then(Value::as_array).map_or(&[], Vec::as_slice);
-        let item = |v: &Value| match outputs.iter().position(|o| std::ptr::eq(o, v)) {
-            Some(index) => Value::from(index),
-            None => v.clone(),
-        };
-        self.render(item)
+    pub fn to_json_indexed(&self, _result: &Value) -> Value {
+        self.render(|routed| match routed {
+            Routed::Output { index, .. } => Value::from(*index),
+            other => other.to_value().into_owned(),
+        })
     }
 }
 

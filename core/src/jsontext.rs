@@ -68,28 +68,26 @@ fn write_number_of(i: Option<i64>, u: Option<u64>, f: Option<f64>, out: &mut Str
     }
 }
 
-/// [`stringify`] of a value in any representation the validator reads (`jsonschema::json::Node`),
+/// [`stringify`] of a value in any representation the validator reads (`jsonschema_value::Node`),
 /// where it lives: a binding writes its own objects' mirror text without converting them
 /// (issue 11). `None` when a node is of no JSON type, or a number is not a finite one: the
 /// caller then has something other than plain JSON in hand, and converts it to find out what.
 /// The recursion is as deep as the value, which the caller has held to the limits.
-#[cfg(feature = "validator")]
 pub fn stringify_node<'a, F, N>(node: &N) -> Option<String>
 where
-    F: jsonschema::json::Json,
-    N: jsonschema::json::Node<'a, F>,
+    F: jsonschema_value::Json,
+    N: jsonschema_value::Node<'a, F>,
 {
     let mut out = String::new();
     write_node(node, &mut out).then_some(out)
 }
 
-#[cfg(feature = "validator")]
 fn write_node<'a, F, N>(node: &N, out: &mut String) -> bool
 where
-    F: jsonschema::json::Json,
-    N: jsonschema::json::Node<'a, F>,
+    F: jsonschema_value::Json,
+    N: jsonschema_value::Node<'a, F>,
 {
-    use jsonschema::json::{Array, JsonNumber, Object};
+    use jsonschema_value::{Array, JsonNumber, Object};
     if node.is_null() {
         out.push_str("null");
     } else if let Some(b) = node.as_boolean() {
@@ -222,13 +220,12 @@ mod tests {
         assert_eq!(stringify(&value), r#"{"b":1,"a":[true,null,"é\n"],"c":{}}"#);
     }
 
-    #[cfg(feature = "validator")]
     proptest::proptest! {
         // The writer over the validator's representations writes what the value writer writes:
         // one mirror text, whatever holds the value.
         #[test]
         fn the_node_writer_writes_what_the_value_writer_writes(value in crate::testing::arb_json()) {
-            use jsonschema::json::SerdeJson;
+            use jsonschema_value::SerdeJson;
             proptest::prop_assert_eq!(stringify_node::<SerdeJson, _>(&&value), Some(stringify(&value)));
         }
     }

@@ -63,6 +63,7 @@ pub mod jsontext;
 pub mod legacy;
 pub mod limits;
 pub mod migration;
+pub mod node;
 pub mod ops;
 mod output;
 pub mod payload;

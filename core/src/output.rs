@@ -2,47 +2,56 @@
 //! the server assembling a result and the client checking one.
 
 use crate::audience::{Audience, Format, Selector};
-use crate::content::check_blocks;
+use crate::content::check_blocks_in;
 use crate::declaration::Variant;
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
-use crate::fields::Field;
-use crate::payload::Payloads;
-use serde_json::Value;
+use crate::node::{
+    string_member, Array as _, ArrayOf, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source,
+};
+use crate::payload::PayloadsIn;
+use std::borrow::Cow;
 
 /// An output whose JSON types are right; its selector strings are not yet judged.
-#[derive(Debug)]
-pub(crate) struct RawOutput<'v> {
-    pub value: &'v Value,
-    pub audience: &'v str,
-    pub format: &'v str,
+pub(crate) struct RawOutput<'v, F: Source = SerdeJson> {
+    pub value: NodeOf<'v, F>,
+    pub object: ObjectOf<'v, F>,
+    pub audience: Cow<'v, str>,
+    pub format: Cow<'v, str>,
     /// Position in `outputs`: the JSON Pointer is only rendered for an error.
     pub index: usize,
 }
 
+impl<F: Source> std::fmt::Debug for RawOutput<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RawOutput({} {}/{})", self.index, self.audience, self.format)
+    }
+}
+
 /// Checks JSON types only (`malformed`): an object with string `audience` and `format`, and
 /// for the content format a `content` that, when present, is a valid block array.
-pub(crate) fn read_raw(value: &Value, index: usize) -> Result<RawOutput<'_>> {
+pub(crate) fn read_raw<'v, F: Source>(value: NodeOf<'v, F>, index: usize) -> Result<RawOutput<'v, F>> {
+    let names = F::names();
     let path = || pointer_index("/outputs", index);
-    let obj = value.as_object().ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
-    let field = |key: &str| -> Result<&str> {
-        match obj.field(key) {
-            Some(Value::String(s)) => Ok(s.as_str()),
-            Some(_) => Err(Error::malformed(pointer_push(&path(), key), format!("{key} must be a string"))),
-            None => Err(Error::malformed(path(), format!("an output needs {key}"))),
+    let object = value.as_object().ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
+    let field = |key: &F::PreparedKey, name: &str| -> Result<Cow<'v, str>> {
+        match string_member::<F>(&object, key) {
+            Member::String(s) => Ok(s),
+            Member::Other(_) => Err(Error::malformed(pointer_push(&path(), name), format!("{name} must be a string"))),
+            Member::Absent => Err(Error::malformed(path(), format!("an output needs {name}"))),
         }
     };
-    let audience = field("audience")?;
-    let format = field("format")?;
+    let audience = field(&names.audience, "audience")?;
+    let format = field(&names.format, "format")?;
     if format == "content" {
-        if let Some(content) = obj.field("content") {
-            check_blocks(content, "", crate::ProtocolVersion::V2026_12_01)
+        if let Some(content) = object.get(&names.content) {
+            check_blocks_in::<F>(&content, "", crate::ProtocolVersion::V2026_12_01)
                 .map_err(|e| e.under(&pointer_push(&path(), "content")))?;
         }
     }
-    Ok(RawOutput { value, audience, format, index })
+    Ok(RawOutput { value, object, audience, format, index })
 }
 
-impl RawOutput<'_> {
+impl<'v, F: Source> RawOutput<'v, F> {
     /// The JSON Pointer of the output.
     pub fn path(&self) -> String {
         pointer_index("/outputs", self.index)
@@ -56,45 +65,46 @@ impl RawOutput<'_> {
     /// The payload field of the format is present and the other format's field absent
     /// (`output-shape-mismatch`).
     pub fn check_shape(&self, format: Format) -> Result<()> {
-        let (own, other) = match format {
-            Format::Content => ("content", "structuredContent"),
-            Format::Structured => ("structuredContent", "content"),
+        let names = F::names();
+        let (own, other, own_name, other_name) = match format {
+            Format::Content => (&names.content, &names.structured_content, "content", "structuredContent"),
+            Format::Structured => (&names.structured_content, &names.content, "structuredContent", "content"),
         };
-        if self.value.field(own).is_none() {
+        if self.object.get(own).is_none() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
                 self.path(),
-                format!("a {} output must carry {own}", format.as_str()),
+                format!("a {} output must carry {own_name}", format.as_str()),
             ));
         }
-        if self.value.field(other).is_some() {
+        if self.object.get(other).is_some() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
-                pointer_push(&self.path(), other),
-                format!("a {} output must not carry {other}", format.as_str()),
+                pointer_push(&self.path(), other_name),
+                format!("a {} output must not carry {other_name}", format.as_str()),
             ));
         }
         Ok(())
     }
 
     /// The content blocks of a content output (shape already checked).
-    pub fn blocks(&self) -> &[Value] {
-        self.value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+    pub fn blocks(&self) -> Option<ArrayOf<'v, F>> {
+        self.object.get(&F::names().content).and_then(|content| content.as_array())
     }
 
     /// The payload of a structured output, as the argument holds it (the payload, or a
-    /// binding's placeholder: ask `payloads` about it).
-    pub fn structured(&self) -> &Value {
-        self.value.field("structuredContent").unwrap_or(&Value::Null)
+    /// binding's placeholder: ask `payloads` about it). Present once the shape is checked.
+    pub fn structured(&self) -> Option<NodeOf<'v, F>> {
+        self.object.get(&F::names().structured_content)
     }
 
     /// Success-only checks of the payload against the declared variant: a non-empty
     /// assistant/content (DECL-3) and a structured value valid against its own variant's
     /// schema (RES-4, SEC-2, DECL-8).
-    pub fn check_success(&self, variant: &Variant, payloads: &dyn Payloads) -> Result<()> {
+    pub fn check_success<P: PayloadsIn<F> + ?Sized>(&self, variant: &Variant, payloads: &P) -> Result<()> {
         match variant.selector.format {
             Format::Content => {
-                if variant.selector.audience == Audience::Assistant && self.blocks().is_empty() {
+                if variant.selector.audience == Audience::Assistant && self.blocks().is_none_or(|b| b.len() == 0) {
                     return Err(Error::new(
                         ErrorCode::EmptyAssistantContent,
                         pointer_push(&self.path(), "content"),
@@ -103,10 +113,10 @@ impl RawOutput<'_> {
                 }
                 Ok(())
             }
-            Format::Structured => match &variant.schema {
-                Some(schema) => {
+            Format::Structured => match (&variant.schema, self.structured()) {
+                (Some(schema), Some(structured)) => {
                     let path = || pointer_push(&self.path(), "structuredContent");
-                    payloads.validate(schema, self.structured(), "", "the value").map_err(|e| {
+                    payloads.validate(schema, &structured, "", "the value").map_err(|e| {
                         // A fault of the schema itself (first compiled here) keeps the schema's
                         // own path; a fault of the value is placed under the output.
                         if matches!(e.code(), ErrorCode::InvalidSchema | ErrorCode::ExternalRef) {
@@ -116,7 +126,7 @@ impl RawOutput<'_> {
                         Error::new(e.code(), format!("{}{}", path(), e.path()), message)
                     })
                 }
-                None => Ok(()),
+                _ => Ok(()),
             },
         }
     }

@@ -18,6 +18,7 @@
 
 use crate::error::Result;
 use crate::jsontext;
+use crate::node::{Json, Node as _, NodeOf, SerdeJson, Source};
 use crate::schema::CompiledSchema;
 use serde_json::Value;
 
@@ -50,6 +51,51 @@ pub trait Payloads: std::fmt::Debug {
 
     /// The payload as `JSON.stringify` writes it ([`jsontext::stringify`]), for the legacy mirror.
     fn stringify(&self, value: &Value) -> Result<String>;
+}
+
+/// What the core asks of a structured payload held in a representation `F` (`crate::node`):
+/// [`Payloads`]' questions about a node. Any [`Payloads`] answers for `serde_json` values; a
+/// representation that holds its payloads itself answers through [`InPlace`].
+pub trait PayloadsIn<F: Json> {
+    /// [`Payloads::validate`] of a node.
+    fn validate(&self, schema: &CompiledSchema, node: &NodeOf<'_, F>, path: &str, what: &str) -> Result<()>;
+    /// [`Payloads::is_object`] of a node.
+    fn is_object(&self, node: &NodeOf<'_, F>) -> bool;
+    /// [`Payloads::stringify`] of a node.
+    fn stringify(&self, node: &NodeOf<'_, F>) -> Result<String>;
+}
+
+impl<P: Payloads + ?Sized> PayloadsIn<SerdeJson> for P {
+    fn validate(&self, schema: &CompiledSchema, node: &&Value, path: &str, what: &str) -> Result<()> {
+        Payloads::validate(self, schema, node, path, what)
+    }
+
+    fn is_object(&self, node: &&Value) -> bool {
+        Payloads::is_object(self, node)
+    }
+
+    fn stringify(&self, node: &&Value) -> Result<String> {
+        Payloads::stringify(self, node)
+    }
+}
+
+/// The payloads of a representation that holds them itself, read where they are: validated by
+/// [`crate::node::validate`], written by [`crate::node::stringify`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InPlace;
+
+impl<F: Source> PayloadsIn<F> for InPlace {
+    fn validate(&self, schema: &CompiledSchema, node: &NodeOf<'_, F>, path: &str, what: &str) -> Result<()> {
+        crate::node::validate::<F>(schema, node, path, what)
+    }
+
+    fn is_object(&self, node: &NodeOf<'_, F>) -> bool {
+        node.json_type() == crate::node::JsonType::Object
+    }
+
+    fn stringify(&self, node: &NodeOf<'_, F>) -> Result<String> {
+        Ok(crate::node::stringify::<F>(node))
+    }
 }
 
 /// The seam of values that hold their payloads themselves (the Rust API, `ops::run`).
@@ -272,11 +318,14 @@ mod tests {
     #[test]
     fn plain_json_answers_from_the_value_itself() {
         let schema = CompiledSchema::compile(&json!({"type": "object", "required": ["a"]}), "").expect("valid");
-        let error = PlainJson.validate(&schema, &json!({}), "/p", "the value").expect_err("invalid");
+        let error = Payloads::validate(&PlainJson, &schema, &json!({}), "/p", "the value").expect_err("invalid");
         assert_eq!((error.code(), error.path()), (crate::ErrorCode::SchemaViolation, "/p"));
-        assert!(PlainJson.validate(&schema, &json!({"a": 1}), "", "").is_ok());
-        assert!(PlainJson.is_object(&json!({})) && !PlainJson.is_object(&json!([])));
-        assert_eq!(PlainJson.stringify(&json!({"a": [1.0, 1e21]})).ok().as_deref(), Some(r#"{"a":[1,1e+21]}"#));
+        assert!(Payloads::validate(&PlainJson, &schema, &json!({"a": 1}), "", "").is_ok());
+        assert!(Payloads::is_object(&PlainJson, &json!({})) && !Payloads::is_object(&PlainJson, &json!([])));
+        assert_eq!(
+            Payloads::stringify(&PlainJson, &json!({"a": [1.0, 1e21]})).ok().as_deref(),
+            Some(r#"{"a":[1,1e+21]}"#)
+        );
     }
 
     #[test]

@@ -4,26 +4,27 @@
 
 use crate::audience::{Audience, Format, APPS_EXTENSION};
 use crate::client::{CheckedResult, ReceivedTool, ResultKind};
-use crate::content::annotation_conflicts;
+use crate::content::annotation_conflicts_in;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
-use crate::fields::Field;
+use crate::node::{field, Array as _, Node as _, NodeOf, Object as _, SerdeJson, Source};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
-/// Where each output of one result goes.
-#[derive(Debug)]
-pub struct Route<'r> {
+/// Where each output of one result goes. The outputs are the result's own nodes (`crate::node`:
+/// a `serde_json::Value`'s, or a binding's objects), named by their position, so a binding hands
+/// back its caller's own objects.
+pub struct Route<'r, F: Source = SerdeJson> {
     /// Outputs for model context (ROUTE-1), as received.
-    pub model: Vec<Cow<'r, Value>>,
+    pub model: Vec<Routed<'r, F>>,
     /// Outputs for user presentation only (ROUTE-2).
-    pub user: Vec<Cow<'r, Value>>,
+    pub user: Vec<Routed<'r, F>>,
     /// Outputs for client program logic only (ROUTE-3).
-    pub programmatic: Vec<Cow<'r, Value>>,
+    pub programmatic: Vec<Routed<'r, F>>,
     /// Outputs of each extension audience, in order of first appearance (ROUTE-4).
-    pub extensions: Vec<(Cow<'r, str>, Vec<Cow<'r, Value>>)>,
+    pub extensions: Vec<(Cow<'r, str>, Vec<Routed<'r, F>>)>,
     /// The Apps View payload, if the View gets one (APP-5, APP-6).
-    pub view: Option<View<'r>>,
+    pub view: Option<View<'r, F>>,
     /// What reached no consumer (META-1, PLAN-15).
     pub dropped: Vec<Dropped<'r>>,
     /// Findings that changed nothing (AUD-2).
@@ -37,39 +38,117 @@ pub struct Route<'r> {
     pub input_required: bool,
     /// The `resultType` of an answer of another kind (RT-1): nothing is routed, and the host
     /// hands the answer to the extension that defined it.
-    pub result_type: Option<&'r str>,
+    pub result_type: Option<Cow<'r, str>>,
+}
+
+impl<F: Source> std::fmt::Debug for Route<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Route")
+            .field("model", &self.model.len())
+            .field("user", &self.user.len())
+            .field("programmatic", &self.programmatic.len())
+            .field("extensions", &self.extensions.iter().map(|(k, v)| (k, v.len())).collect::<Vec<_>>())
+            .field("view", &self.view.is_some())
+            .field("dropped", &self.dropped)
+            .field("diagnostics", &self.diagnostics)
+            .field("is_error", &self.is_error)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One routed output.
+pub enum Routed<'r, F: Source = SerdeJson> {
+    /// The element `index` of the result's `outputs`, as received.
+    Output {
+        /// Its position in `outputs`.
+        index: usize,
+        /// The output object.
+        value: NodeOf<'r, F>,
+    },
+    /// Earlier revisions: the result's `content` for the model, as an assistant/content output
+    /// (`content` absent: an empty list).
+    LegacyContent(Option<NodeOf<'r, F>>),
+    /// Earlier revisions: the result's `structuredContent` for the consumer the host's local
+    /// rule names (LEG-8), as a structured output of its audience.
+    LegacyStructured {
+        /// The consumer's audience.
+        audience: Cow<'r, str>,
+        /// The result's `structuredContent`.
+        value: NodeOf<'r, F>,
+    },
+}
+
+impl<'r, F: Source> Routed<'r, F> {
+    /// The output as JSON: the output itself, or the one the route builds around the result's
+    /// own value.
+    pub fn to_value(&self) -> Cow<'r, Value> {
+        match self {
+            Routed::Output { value, .. } => value.to_value(),
+            Routed::LegacyContent(content) => Cow::Owned(json!({
+                "audience": "assistant",
+                "format": "content",
+                "content": content.as_ref().map_or(Value::Array(Vec::new()), |c| c.to_value().into_owned()),
+            })),
+            Routed::LegacyStructured { audience, value } => Cow::Owned(json!({
+                "audience": audience,
+                "format": "structured",
+                "structuredContent": value.to_value().into_owned(),
+            })),
+        }
+    }
+}
+
+impl<F: Source> std::fmt::Debug for Routed<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Routed::Output { index, .. } => write!(f, "Output({index})"),
+            Routed::LegacyContent(_) => f.write_str("LegacyContent"),
+            Routed::LegacyStructured { audience, .. } => write!(f, "LegacyStructured({audience})"),
+        }
+    }
 }
 
 /// The payload of `ui/notifications/tool-result` for the App View.
-#[derive(Debug)]
-pub enum View<'r> {
+pub enum View<'r, F: Source = SerdeJson> {
     /// 2026-12-01: a reduced CallToolResult built from the ui output and the ui `_meta` entry
     /// alone, so existing App SDKs keep working (the project's answer to the SEP's third open
     /// question).
     Projected {
         /// The ui output's `structuredContent`.
-        structured: &'r Value,
+        structured: Option<NodeOf<'r, F>>,
         /// `_meta["io.modelcontextprotocol/ui"]` of the result, if any.
-        meta: Option<&'r Value>,
+        meta: Option<NodeOf<'r, F>>,
         /// Whether the result was an error.
         is_error: bool,
     },
     /// Earlier revisions: the legacy Apps flow forwards the whole result (APP-6).
-    Legacy(&'r Value),
+    Legacy(NodeOf<'r, F>),
 }
 
-impl View<'_> {
+impl<F: Source> std::fmt::Debug for View<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            View::Projected { is_error, .. } => write!(f, "View::Projected(is_error: {is_error})"),
+            View::Legacy(_) => f.write_str("View::Legacy"),
+        }
+    }
+}
+
+impl<F: Source> View<'_, F> {
     /// The JSON `params` of `ui/notifications/tool-result`.
     pub fn to_json(&self) -> Value {
         match self {
-            View::Legacy(result) => (*result).clone(),
+            View::Legacy(result) => result.to_value().into_owned(),
             View::Projected { structured, meta, is_error } => {
                 let mut map = Map::new();
                 map.insert("content".into(), Value::Array(Vec::new()));
-                map.insert("structuredContent".into(), (*structured).clone());
+                map.insert(
+                    "structuredContent".into(),
+                    structured.as_ref().map_or(Value::Null, |s| s.to_value().into_owned()),
+                );
                 if let Some(meta) = meta {
                     let mut m = Map::new();
-                    m.insert(APPS_EXTENSION.into(), (*meta).clone());
+                    m.insert(APPS_EXTENSION.into(), meta.to_value().into_owned());
                     map.insert("_meta".into(), Value::Object(m));
                 }
                 if *is_error {
@@ -197,17 +276,27 @@ impl ReceivedTool {
     }
 
     /// Routes a result that passed [`ReceivedTool::check`].
-    pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, result: &'r Value) -> Route<'r> {
-        self.route_checked_with(checked, result, None)
+    pub fn route_checked<'r>(&self, checked: &CheckedResult<'r>, _result: &'r Value) -> Route<'r> {
+        self.route_node(checked, None)
     }
 
     /// [`ReceivedTool::route_checked`] with a local selection rule for an older server (LEG-8).
     pub fn route_checked_with<'r>(
         &self,
         checked: &CheckedResult<'r>,
-        result: &'r Value,
+        _result: &'r Value,
         legacy_structured: Option<&Audience>,
     ) -> Route<'r> {
+        self.route_node(checked, legacy_structured)
+    }
+
+    /// Routes a result of any representation that passed [`ReceivedTool::check_node`], with a
+    /// local selection rule for an older server (LEG-8).
+    pub fn route_node<'r, F: Source>(
+        &self,
+        checked: &CheckedResult<'r, F>,
+        legacy_structured: Option<&Audience>,
+    ) -> Route<'r, F> {
         let mut route = Route {
             model: Vec::new(),
             user: Vec::new(),
@@ -226,20 +315,21 @@ impl ReceivedTool {
                 return route;
             }
             ResultKind::Unrecognized => {
-                route.result_type = checked.result_type;
+                route.result_type = checked.result_type.clone();
                 return route;
             }
             ResultKind::EmptyError => route.diagnostics.push(Diagnostic::EmptyErrorOutputs),
             ResultKind::Complete => {}
         }
         if self.connection().version().is_legacy() {
-            self.route_legacy(checked, result, legacy_structured, &mut route);
+            self.route_legacy(checked, legacy_structured, &mut route);
             return route;
         }
         let conn = self.connection();
         let Some(declaration) = self.declaration() else {
             return route;
         };
+        let names = F::names();
         for field in &checked.stray {
             route.dropped.push(if *field == "content" {
                 Dropped::LegacyContent
@@ -248,85 +338,86 @@ impl ReceivedTool {
             });
             route.diagnostics.push(Diagnostic::LegacyFieldsIgnored { path: format!("/{field}") });
         }
-        for (index, output) in checked.outputs.iter().enumerate() {
+        for output in &checked.outputs {
             let Some(variant) = declaration.variants().get(output.variant) else {
                 continue;
             };
             let selector = &variant.selector;
-            let value = output.value;
+            let value = &output.value;
+            let routed = || Routed::Output { index: output.index, value: value.clone() };
             // AUD-2 compares a block's annotation roles with the output's: only the core
             // audiences that are roles (assistant, user) can conflict.
             let role = matches!(selector.audience, Audience::Assistant | Audience::User);
             if role && selector.format == Format::Content {
-                let blocks = value.field("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-                for (b, block) in blocks.iter().enumerate() {
-                    if annotation_conflicts(block, output.audience) {
-                        route.diagnostics.push(Diagnostic::AnnotationAudienceConflict {
-                            path: format!("/outputs/{index}/content/{b}"),
-                        });
+                if let Some(blocks) = field::<F>(value, &names.content).and_then(|c| c.as_array()) {
+                    for (b, block) in blocks.elements().enumerate() {
+                        if annotation_conflicts_in::<F>(&block, &output.audience) {
+                            route.diagnostics.push(Diagnostic::AnnotationAudienceConflict {
+                                path: format!("/outputs/{}/content/{b}", output.index),
+                            });
+                        }
                     }
                 }
             }
             match &selector.audience {
-                Audience::Assistant => route.model.push(Cow::Borrowed(value)),
-                Audience::User => route.user.push(Cow::Borrowed(value)),
-                Audience::Programmatic => route.programmatic.push(Cow::Borrowed(value)),
+                Audience::Assistant => route.model.push(routed()),
+                Audience::User => route.user.push(routed()),
+                Audience::Programmatic => route.programmatic.push(routed()),
                 Audience::Extension(id) => {
-                    route.push_extension(Cow::Borrowed(output.audience), Cow::Borrowed(value));
+                    route.push_extension(output.audience.clone(), routed());
                     if conn.negotiated_extension(id).is_some_and(|d| d.model_context) {
-                        route.model.push(Cow::Borrowed(value));
+                        route.model.push(routed());
                     }
                     if id == APPS_EXTENSION && selector.format == Format::Structured {
                         route.view = Some(View::Projected {
-                            structured: value.field("structuredContent").unwrap_or(&Value::Null),
-                            meta: checked.meta.and_then(|m| m.field(APPS_EXTENSION)),
+                            structured: field::<F>(value, &names.structured_content),
+                            meta: checked.meta.as_ref().and_then(|m| m.get(&names.apps)),
                             is_error: checked.is_error,
                         });
                     }
                 }
             }
         }
-        if let Some(meta) = checked.meta {
+        if let Some(meta) = &checked.meta {
             // META-1: an entry reaches a consumer only when a negotiated extension whose
             // output is in this result defines it.
             let forwarded = |key: &str| {
                 checked
                     .outputs
                     .iter()
-                    .any(|o| conn.negotiated_extension(o.audience).and_then(|d| d.meta_key.as_deref()) == Some(key))
+                    .any(|o| conn.negotiated_extension(&o.audience).and_then(|d| d.meta_key.as_deref()) == Some(key))
             };
-            for key in meta.keys() {
-                if !forwarded(key) {
-                    route.dropped.push(Dropped::Meta(Cow::Borrowed(key)));
+            for (key, _) in meta.members() {
+                if !forwarded(key.as_ref()) {
+                    route.dropped.push(Dropped::Meta(key.into()));
                 }
             }
         }
         route
     }
 
-    fn route_legacy<'r>(
+    fn route_legacy<'r, F: Source>(
         &self,
-        checked: &CheckedResult<'r>,
-        result: &'r Value,
+        checked: &CheckedResult<'r, F>,
         legacy_structured: Option<&Audience>,
-        route: &mut Route<'r>,
+        route: &mut Route<'r, F>,
     ) {
+        let names = F::names();
         // The SEP's migration mapping and today's host convention: legacy content is for the
         // model. A host default, not a claim about the server's intent (LEG-5).
         // An error with no content block carries nothing for the model (ERR-5).
         if checked.kind != ResultKind::EmptyError {
-            let content = checked.result.field("content").cloned().unwrap_or(Value::Array(Vec::new()));
-            route.model.push(Cow::Owned(json!({ "audience": "assistant", "format": "content", "content": content })));
+            route.model.push(Routed::LegacyContent(checked.result.get(&names.content)));
         }
         let apps = self.connection().negotiated_extension(APPS_EXTENSION).is_some() && has_app_resource(self.tool());
         if apps {
-            route.view = Some(View::Legacy(result));
+            route.view = Some(View::Legacy(checked.root.clone()));
             return;
         }
-        if let Some(meta) = checked.meta {
-            route.dropped.extend(meta.keys().map(|k| Dropped::Meta(Cow::Borrowed(k.as_str()))));
+        if let Some(meta) = &checked.meta {
+            route.dropped.extend(meta.members().map(|(k, _)| Dropped::Meta(k.into())));
         }
-        let Some(value) = checked.result.field("structuredContent") else {
+        let Some(value) = checked.result.get(&names.structured_content) else {
             return;
         };
         // LEG-8: the host's local rule names the consumer; without one the value reaches none.
@@ -334,8 +425,7 @@ impl ReceivedTool {
             route.dropped.push(Dropped::LegacyStructuredContent);
             return;
         };
-        let output =
-            Cow::Owned(json!({ "audience": consumer.as_str(), "format": "structured", "structuredContent": value }));
+        let output = Routed::LegacyStructured { audience: Cow::Owned(consumer.as_str().to_owned()), value };
         match consumer {
             Audience::Assistant => route.model.push(output),
             Audience::User => route.user.push(output),
@@ -345,8 +435,8 @@ impl ReceivedTool {
     }
 }
 
-impl<'r> Route<'r> {
-    fn push_extension(&mut self, id: Cow<'r, str>, output: Cow<'r, Value>) {
+impl<'r, F: Source> Route<'r, F> {
+    fn push_extension(&mut self, id: Cow<'r, str>, output: Routed<'r, F>) {
         match self.extensions.iter_mut().find(|(k, _)| *k == id) {
             Some((_, list)) => list.push(output),
             None => self.extensions.push((id, vec![output])),
@@ -354,26 +444,26 @@ impl<'r> Route<'r> {
     }
 }
 
-impl Route<'_> {
+impl<F: Source> Route<'_, F> {
     /// The JSON form: `{ model, user, programmatic, extensions, view, dropped, diagnostics,
     /// isError }`, every key always present; `{ "resultType": "input_required" }` for a
     /// multi-round-trip answer (MRTR-1).
     pub fn to_json(&self) -> Value {
-        self.render(|v| v.clone())
+        self.render(|routed| routed.to_value().into_owned())
     }
 
     /// The JSON form with each routed output written by `item` (a copy, or a reference the
     /// caller resolves; see `Route::to_json_indexed`).
-    pub(crate) fn render(&self, item: impl Fn(&Value) -> Value) -> Value {
+    pub fn render(&self, item: impl Fn(&Routed<'_, F>) -> Value) -> Value {
         if self.input_required {
             // MRTR-1: a route without the eight keys.
             return json!({ "resultType": crate::client::INPUT_REQUIRED });
         }
-        if let Some(result_type) = self.result_type {
+        if let Some(result_type) = &self.result_type {
             // RT-1: nothing routed; the answer is the defining extension's.
             return json!({ "resultType": result_type });
         }
-        let list = |items: &[Cow<'_, Value>]| Value::Array(items.iter().map(|v| item(v.as_ref())).collect());
+        let list = |items: &[Routed<'_, F>]| Value::Array(items.iter().map(&item).collect());
         let mut extensions = Map::new();
         for (id, outputs) in &self.extensions {
             extensions.insert(id.as_ref().to_owned(), list(outputs));

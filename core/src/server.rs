@@ -8,6 +8,7 @@ use crate::declaration::{check_tool_basics, Declaration, Judge, Warning};
 use crate::error::{Error, ErrorCode, Result, ServerArgument};
 use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
+use crate::node::SerdeJson;
 use crate::output::{read_raw, RawOutput};
 use crate::payload::{Payloads, PlainJson};
 use crate::selection;
@@ -208,7 +209,7 @@ impl ServerTool {
                 assistant.check_success(variant, produced.payloads)?;
             }
         }
-        let mut content = project_blocks(assistant.blocks(), conn.version());
+        let mut content = project_blocks(assistant.blocks().unwrap_or_default(), conn.version());
         let projection = Projection::new(&self.declaration, &self.legacy, conn);
         let mut structured = None;
         // Revisions without structured output neither send nor validate a structured value.
@@ -228,9 +229,13 @@ impl ServerTool {
                 Some(output) => {
                     output.check_shape(crate::audience::Format::Structured)?;
                     if !produced.is_error {
-                        validate_source(&projection, output.structured(), &output.path(), produced.payloads)?;
+                        validate_source(&projection, output.structured().unwrap_or(&Value::Null), &output.path(), produced.payloads)?;
                     }
-                    let projected = projection.structured(output.structured(), self.legacy.mirror, produced.payloads)?;
+                    let projected = projection.structured(
+                        output.structured().unwrap_or(&Value::Null),
+                        self.legacy.mirror,
+                        produced.payloads,
+                    )?;
                     if let Some((value, mirror)) = projected {
                         structured = Some(value);
                         content.extend(mirror);
@@ -280,7 +285,7 @@ impl<'v> ProducedParts<'v> {
             _ => return Err(Error::malformed("/outputs", "produced.outputs must be an array")),
         };
         limits.check_count(list.len(), limits.max_variants, "/outputs", "produced outputs")?;
-        let outputs = list.iter().enumerate().map(|(i, item)| read_raw(item, i)).collect::<Result<_>>()?;
+        let outputs = list.iter().enumerate().map(|(i, item)| read_raw::<SerdeJson>(item, i)).collect::<Result<_>>()?;
         let is_error = match obj.field("isError") {
             None => false,
             Some(Value::Bool(b)) => *b,
