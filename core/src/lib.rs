@@ -73,6 +73,7 @@ pub mod schema;
 pub mod selection;
 pub mod server;
 pub mod stack;
+pub mod tape;
 #[cfg(test)]
 mod testing;
 pub mod types;

@@ -1,0 +1,1535 @@
+//! A tape: one JSON value as three flat streams, read in place through the validator's trait
+//! family (`jsonschema_value::{Json, Node, Object, Array, JsonNumber}`, as [`TapeJson`]).
+//!
+//! The JavaScript binding writes a tape into wasm memory in one JS pass (docs/boundary.md,
+//! "JavaScript reader: js-sys or tape (measured)"), and the core reads it where it lies. Rust
+//! callers, tests and fuzzing build one with [`encode`]. A tape is untrusted memory:
+//! [`Tape::new`] checks all of it once, in one linear pass, before any node is read.
+//!
+//! # Format
+//!
+//! Three streams:
+//! - `words: &[u32]`: one *kind* word per node, then what that kind carries;
+//! - `numbers: &[f64]`: the value of each number node, in tape order;
+//! - `bytes: &[u8]`: the UTF-8 text of each string (member names included), in tape order.
+//!
+//! A node is a position in each stream. Nodes, in their words:
+//!
+//! | kind | words | other streams |
+//! |---|---|---|
+//! | `0` null | `[0]` | |
+//! | `1` false | `[1]` | |
+//! | `2` true | `[2]` | |
+//! | `3` number | `[3]` | its value: the next `f64`, finite |
+//! | `4` string | `[4, n]` | its text: the next `n` bytes |
+//! | `5` array | `[5, len, w, f, b]`, then its `len` elements | |
+//! | `6` object | `[6, len, w, f, b]`, then its `len` members | |
+//! | `7` held | `[7, slot, cost, flags]` | |
+//!
+//! - A container's `w`, `f` and `b` are its *extents*: the words, numbers and bytes of its content
+//!   (everything after its five header words), so that a reader skips it in O(1).
+//! - A member is its name, a string node (`[4, n]` and `n` bytes), then its value. Names are
+//!   distinct within an object, and compared by bytes (UTF-8: the same as by code points).
+//! - A *held* node stands for a payload the JavaScript side keeps itself: `slot` is its index in
+//!   the caller's array, `cost` the byte cost JS measured, `flags` bit 0 whether it is an
+//!   object; the other bits are zero.
+//! - A tape is exactly one node (the root) and uses every word, number and byte of its streams.
+//! - Containers nest at most [`MAX_DEPTH_CEILING`] deep (the outermost is at depth 1).
+//! - Lengths and extents are `u32`: a tape has at most `u32::MAX` words, numbers and bytes per
+//!   container, and a string at most `u32::MAX` bytes.
+//! - Words carry no version: a writer and this reader are built together.
+//!
+//! `{"a": [1, "xy"], "b": null}` is words `[6, 2, 13, 1, 4, 4, 1, 5, 2, 3, 1, 2, 3, 4, 2, 4, 1,
+//! 0]`, numbers `[1.0]`, bytes `"axyb"`.
+//!
+//! # Numbers
+//!
+//! A number is the `f64` JavaScript holds. A node answers as `serde_json` answers for the number
+//! it parses from what `JSON.stringify` writes of that double (the workspace's `serde_json` has
+//! neither `arbitrary_precision` nor, through `jsonschema-value`, a lossy float parse): a whole
+//! number below 10^21 is written as digits, so it is an integer (`3.0` answers `as_u64` 3,
+//! `-0.0` is `0`); any other number is a float (`1e21`, `0.5`). A whole double above 2^53
+//! is written as its shortest round-trip digits, padded with zeros (`2^60` is
+//! `1152921504606847000`), and answers that integer, as `serde_json` would. [`Node::to_value`]
+//! therefore gives exactly the `Value` of `serde_json::from_str(JSON.stringify(x))`.
+//!
+//! # Held nodes
+//!
+//! A held node has no content in the core: `as_object`, `as_array`, `as_string`, `as_number`
+//! and `as_boolean` answer `None`, `is_null` false, and [`TapeNode::held`] tells it apart.
+//! `json_type` must answer some type. It answers [`JsonType::Null`], deliberately:
+//! - the derived `is_string`/`is_number` then agree with the accessors (false), and a held
+//!   node is no container (`container_identity` is `None`);
+//! - a schema that constrains the type refuses it, instead of `object` letting `properties` or
+//!   `required` pass over members nobody read.
+//!
+//! Even so, a verdict on a tape with held nodes says nothing about their payloads. A caller
+//! checks [`Tape::held_count`] (or `held()` on a node) before validating, and validates held
+//! payloads where they are. [`Node::to_value`] writes a held node as `null`, and the core's
+//! generic writer ([`crate::jsontext`]'s `stringify_node`) refuses the node, as it refuses any
+//! node of no JSON type.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use jsonschema_value::types::JsonType;
+use jsonschema_value::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
+use serde_json::{Map, Number, Value};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::MAX_DEPTH_CEILING;
+
+/// The kind words.
+pub mod kind {
+    /// `null`: `[0]`.
+    pub const NULL: u32 = 0;
+    /// `false`: `[1]`.
+    pub const FALSE: u32 = 1;
+    /// `true`: `[2]`.
+    pub const TRUE: u32 = 2;
+    /// A number: `[3]`, its value the next `f64` of the number stream.
+    pub const NUMBER: u32 = 3;
+    /// A string: `[4, n]`, its text the next `n` bytes of the byte stream.
+    pub const STRING: u32 = 4;
+    /// An array: `[5, len, w, f, b]`, then its elements.
+    pub const ARRAY: u32 = 5;
+    /// An object: `[6, len, w, f, b]`, then per member its name (a string node) and its value.
+    pub const OBJECT: u32 = 6;
+    /// A payload JavaScript keeps: `[7, slot, cost, flags]`.
+    pub const HELD: u32 = 7;
+}
+
+/// Words of a container's header: kind, length, and its extents in the three streams.
+pub const CONTAINER_WORDS: usize = 5;
+/// Words of a string node: kind and byte length.
+pub const STRING_WORDS: usize = 2;
+/// Words of a held node: kind, slot, cost, flags.
+pub const HELD_WORDS: usize = 4;
+/// Bit of a held node's flags: the payload is an object.
+pub const HELD_IS_OBJECT: u32 = 1;
+
+/// A position in the three streams.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Pos {
+    word: usize,
+    num: usize,
+    byte: usize,
+}
+
+impl Pos {
+    /// The start of a container's content.
+    fn content(self) -> Pos {
+        Pos { word: self.word.saturating_add(CONTAINER_WORDS), ..self }
+    }
+}
+
+/// A checked tape, borrowed from its three streams.
+#[derive(Clone, Copy, Debug)]
+pub struct Tape<'a> {
+    words: &'a [u32],
+    numbers: &'a [f64],
+    text: &'a str,
+    depth: usize,
+    held: usize,
+}
+
+/// What a held node carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    /// Its index in the caller's array of payloads.
+    pub slot: u32,
+    /// The byte cost JavaScript measured.
+    pub cost: u32,
+    /// Whether the payload is an object.
+    pub is_object: bool,
+}
+
+fn corrupt(word: usize, what: impl std::fmt::Display) -> Error {
+    Error::malformed("", format!("corrupt tape at word {word}: {what}"))
+}
+
+/// One open container of the checking pass.
+struct Frame {
+    object: bool,
+    /// Elements or members still to read.
+    left: usize,
+    /// Where its content ends, by its extents.
+    end: Pos,
+    /// An object's next node is a member name.
+    name_next: bool,
+    /// Where its names start in the pass's name list.
+    names: usize,
+}
+
+/// The word at `at`, which must lie before `limit` (the end of the enclosing container).
+fn word_within(words: &[u32], at: usize, limit: usize) -> Result<u32> {
+    if at < limit {
+        if let Some(word) = words.get(at) {
+            return Ok(*word);
+        }
+    }
+    Err(corrupt(at, "past the end of its container or of the word stream"))
+}
+
+/// The end of a string of `len` bytes at `start`: within `limit`, on character boundaries.
+fn string_end(text: &str, start: usize, len: u32, limit: usize) -> Option<usize> {
+    let end = start.checked_add(usize::try_from(len).ok()?)?;
+    (end <= limit && text.get(start..end).is_some()).then_some(end)
+}
+
+/// Whether the names (byte ranges of `text`) are distinct.
+fn distinct<'t>(names: &[(usize, usize)], text: &'t str, seen: &mut HashSet<&'t str>) -> bool {
+    let name = |&(start, end): &(usize, usize)| text.get(start..end).unwrap_or("");
+    if names.len() <= 8 {
+        return names
+            .iter()
+            .enumerate()
+            .all(|(index, first)| names.iter().skip(index + 1).all(|second| name(first) != name(second)));
+    }
+    seen.clear();
+    names.iter().all(|range| seen.insert(name(range)))
+}
+
+/// A node is complete: count it in its container, or end the pass at the root.
+fn completed(frames: &mut [Frame], root_done: &mut bool) {
+    match frames.last_mut() {
+        Some(top) => {
+            top.left = top.left.saturating_sub(1);
+            top.name_next = true;
+        }
+        None => *root_done = true,
+    }
+}
+
+/// The checking pass: one loop over the words, with an explicit stack of open containers (at
+/// most [`MAX_DEPTH_CEILING`]). Each turn reads at least one word or closes a container, so it
+/// ends after at most twice as many turns as there are words. Answers the depth and the number
+/// of held nodes.
+fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
+    let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut names: Vec<(usize, usize)> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut pos = Pos::default();
+    let mut depth = 0;
+    let mut held = 0;
+    let mut root_done = false;
+    loop {
+        let limit = match frames.last_mut() {
+            None if root_done => break,
+            None => whole,
+            Some(top) if top.left == 0 => {
+                if pos != top.end {
+                    return Err(corrupt(pos.word, "a container's extents do not match its content"));
+                }
+                if top.object {
+                    let own = names.get(top.names..).unwrap_or(&[]);
+                    if !distinct(own, text, &mut seen) {
+                        return Err(corrupt(pos.word, "an object has a member name twice"));
+                    }
+                    names.truncate(top.names);
+                }
+                frames.pop();
+                completed(&mut frames, &mut root_done);
+                continue;
+            }
+            Some(top) if top.object && top.name_next => {
+                if word_within(words, pos.word, top.end.word)? != kind::STRING {
+                    return Err(corrupt(pos.word, "a member name that is not a string"));
+                }
+                let len = word_within(words, pos.word + 1, top.end.word)?;
+                let end = string_end(text, pos.byte, len, top.end.byte).ok_or_else(|| {
+                    corrupt(pos.word, "a member name past its container or the byte stream, or not UTF-8")
+                })?;
+                names.push((pos.byte, end));
+                pos.word += STRING_WORDS;
+                pos.byte = end;
+                top.name_next = false;
+                continue;
+            }
+            Some(top) => top.end,
+        };
+        let at = pos.word;
+        match word_within(words, at, limit.word)? {
+            kind::NULL | kind::FALSE | kind::TRUE => pos.word += 1,
+            kind::NUMBER => {
+                let value = numbers.get(pos.num).copied().filter(|_| pos.num < limit.num);
+                match value {
+                    Some(value) if value.is_finite() => {}
+                    Some(_) => return Err(corrupt(at, "a number that is not finite")),
+                    None => return Err(corrupt(at, "a number past its container or the number stream")),
+                }
+                pos.word += 1;
+                pos.num += 1;
+            }
+            kind::STRING => {
+                let len = word_within(words, at + 1, limit.word)?;
+                pos.byte = string_end(text, pos.byte, len, limit.byte)
+                    .ok_or_else(|| corrupt(at, "a string past its container or the byte stream, or not UTF-8"))?;
+                pos.word += STRING_WORDS;
+            }
+            found @ (kind::ARRAY | kind::OBJECT) => {
+                let object = found == kind::OBJECT;
+                let len = word_within(words, at + 1, limit.word)? as usize;
+                let extent =
+                    |offset: usize| -> Result<usize> { Ok(word_within(words, at + offset, limit.word)? as usize) };
+                let (w, f, b) = (extent(2)?, extent(3)?, extent(4)?);
+                let start = Pos { word: at + CONTAINER_WORDS, ..pos };
+                let end = Pos {
+                    word: start.word.saturating_add(w),
+                    num: start.num.saturating_add(f),
+                    byte: start.byte.saturating_add(b),
+                };
+                if end.word > limit.word || end.num > limit.num || end.byte > limit.byte {
+                    return Err(corrupt(at, "a container past its parent or its streams"));
+                }
+                // Every element takes a word at least, every member three.
+                let least = len.checked_mul(if object { STRING_WORDS + 1 } else { 1 });
+                if least.is_none_or(|least| least > w) {
+                    return Err(corrupt(at, "a container longer than its words"));
+                }
+                if frames.len() >= MAX_DEPTH_CEILING {
+                    return Err(Error::new(
+                        ErrorCode::LimitExceeded,
+                        "",
+                        format!("corrupt tape at word {at}: nested deeper than {MAX_DEPTH_CEILING}"),
+                    ));
+                }
+                frames.push(Frame { object, left: len, end, name_next: true, names: names.len() });
+                depth = depth.max(frames.len());
+                pos = start;
+                continue;
+            }
+            kind::HELD => {
+                let flags = word_within(words, at + 3, limit.word)?;
+                if flags & !HELD_IS_OBJECT != 0 {
+                    return Err(corrupt(at, "a held node with unknown flags"));
+                }
+                pos.word += HELD_WORDS;
+                held += 1;
+            }
+            other => return Err(corrupt(at, format_args!("unknown kind {other}"))),
+        }
+        completed(&mut frames, &mut root_done);
+    }
+    if pos != whole {
+        return Err(corrupt(pos.word, "data after the root value"));
+    }
+    Ok((depth, held))
+}
+
+impl<'a> Tape<'a> {
+    /// Checks the three streams once (O(n), no recursion) and keeps them: kinds, lengths and
+    /// extents consistent, every stream used exactly, UTF-8 text split on character
+    /// boundaries, numbers finite, member names distinct, nesting within
+    /// [`MAX_DEPTH_CEILING`]. `malformed` otherwise (`limit-exceeded` for the depth), with the
+    /// word where the pass stopped.
+    pub fn new(words: &'a [u32], numbers: &'a [f64], bytes: &'a [u8]) -> Result<Self> {
+        let text = std::str::from_utf8(bytes).map_err(|fault| {
+            Error::malformed(
+                "",
+                format!("corrupt tape: the byte stream is not UTF-8 (at byte {})", fault.valid_up_to()),
+            )
+        })?;
+        let (depth, held) = check(words, numbers, text)?;
+        Ok(Tape { words, numbers, text, depth, held })
+    }
+
+    /// The root node.
+    pub fn root(&self) -> TapeNode<'_> {
+        TapeNode { tape: self, at: Pos::default() }
+    }
+
+    /// The deepest nesting of containers (0 for a scalar root; the outermost is at depth 1).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// How many held nodes the tape has: a validation of the tape says nothing of them.
+    pub fn held_count(&self) -> usize {
+        self.held
+    }
+
+    /// The stream lengths: words, numbers, bytes.
+    pub fn len(&self) -> (usize, usize, usize) {
+        (self.words.len(), self.numbers.len(), self.text.len())
+    }
+
+    /// Never: a checked tape has a root.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    fn word(&self, at: usize) -> Option<u32> {
+        self.words.get(at).copied()
+    }
+
+    /// A length word, 0 where there is none (never on a checked tape).
+    fn count(&self, at: usize) -> usize {
+        self.word(at).map_or(0, |word| word as usize)
+    }
+
+    /// The position right after the node at `at`, in O(1).
+    fn skip(&self, at: Pos) -> Pos {
+        match self.word(at.word) {
+            Some(kind::NULL | kind::FALSE | kind::TRUE) => Pos { word: at.word + 1, ..at },
+            Some(kind::NUMBER) => Pos { word: at.word + 1, num: at.num.saturating_add(1), ..at },
+            Some(kind::STRING) => {
+                Pos { word: at.word + STRING_WORDS, byte: at.byte.saturating_add(self.count(at.word + 1)), ..at }
+            }
+            Some(kind::ARRAY | kind::OBJECT) => Pos {
+                word: at.word.saturating_add(CONTAINER_WORDS).saturating_add(self.count(at.word + 2)),
+                num: at.num.saturating_add(self.count(at.word + 3)),
+                byte: at.byte.saturating_add(self.count(at.word + 4)),
+            },
+            Some(kind::HELD) => Pos { word: at.word + HELD_WORDS, ..at },
+            // Not on a checked tape: the end, where every read finds nothing.
+            _ => Pos { word: self.words.len(), ..at },
+        }
+    }
+
+    /// The text of the string node at `at`.
+    fn str_at(&self, at: Pos) -> Option<&'a str> {
+        if self.word(at.word)? != kind::STRING {
+            return None;
+        }
+        let len = self.count(at.word + 1);
+        self.text.get(at.byte..at.byte.saturating_add(len))
+    }
+
+    fn number_at(&self, at: Pos) -> Option<TapeNumber> {
+        if self.word(at.word)? != kind::NUMBER {
+            return None;
+        }
+        self.numbers.get(at.num).copied().map(TapeNumber)
+    }
+}
+
+/// One node of a [`Tape`]: a position, `Copy`.
+#[derive(Clone, Copy, Debug)]
+pub struct TapeNode<'a> {
+    tape: &'a Tape<'a>,
+    at: Pos,
+}
+
+impl<'a> TapeNode<'a> {
+    fn kind(&self) -> Option<u32> {
+        self.tape.word(self.at.word)
+    }
+
+    /// What a held node carries; `None` for any other node.
+    pub fn held(&self) -> Option<Held> {
+        if self.kind()? != kind::HELD {
+            return None;
+        }
+        let word = self.at.word;
+        Some(Held {
+            slot: self.tape.word(word + 1)?,
+            cost: self.tape.word(word + 2)?,
+            is_object: self.tape.word(word + 3)? & HELD_IS_OBJECT != 0,
+        })
+    }
+
+    /// The string's text, borrowed from the tape.
+    pub fn as_str(&self) -> Option<&'a str> {
+        self.tape.str_at(self.at)
+    }
+}
+
+/// The [`Json`] representation of a [`Tape`], for the validator and the core's generic readers.
+#[derive(Debug)]
+pub struct TapeJson;
+
+impl Json for TapeJson {
+    type Node<'a> = TapeNode<'a>;
+    type PreparedKey = Box<str>;
+    type StringBuffer = ();
+
+    // A lookup scans the names (skipping each value in O(1)): one members pass is never dearer
+    // than two lookups.
+    const KEYS_PER_LOOKUP: usize = 4096;
+    // A node is a position that only grows towards its descendants.
+    const ACYCLIC: bool = true;
+
+    fn prepare_key(key: &str) -> Box<str> {
+        key.into()
+    }
+
+    fn with_string_node<T>((): &mut (), string: &str, f: impl FnOnce(TapeNode<'_>) -> T) -> T {
+        // The string itself is the byte stream of a one-node tape: nothing to copy. (A name over
+        // 4 GiB has no length word: the node then answers no text.)
+        let words = [kind::STRING, u32::try_from(string.len()).unwrap_or(u32::MAX)];
+        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0 };
+        f(tape.root())
+    }
+}
+
+impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
+    type Object = TapeObject<'a>;
+    type Array = TapeArray<'a>;
+    type Number = TapeNumber;
+
+    fn as_object(&self) -> Option<TapeObject<'a>> {
+        (self.kind()? == kind::OBJECT).then_some(TapeObject { tape: self.tape, at: self.at })
+    }
+
+    fn as_array(&self) -> Option<TapeArray<'a>> {
+        (self.kind()? == kind::ARRAY).then_some(TapeArray { tape: self.tape, at: self.at })
+    }
+
+    fn as_string(&self) -> Option<Cow<'a, str>> {
+        self.as_str().map(Cow::Borrowed)
+    }
+
+    fn as_number(&self) -> Option<TapeNumber> {
+        self.tape.number_at(self.at)
+    }
+
+    fn as_boolean(&self) -> Option<bool> {
+        match self.kind()? {
+            kind::FALSE => Some(false),
+            kind::TRUE => Some(true),
+            _ => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        self.kind() == Some(kind::NULL)
+    }
+
+    fn is_number(&self) -> bool {
+        self.kind() == Some(kind::NUMBER)
+    }
+
+    fn is_string(&self) -> bool {
+        self.kind() == Some(kind::STRING)
+    }
+
+    /// A held node reports `Null` (see the module's "Held nodes").
+    fn json_type(&self) -> JsonType {
+        match self.kind() {
+            Some(kind::FALSE | kind::TRUE) => JsonType::Boolean,
+            Some(kind::NUMBER) => JsonType::Number,
+            Some(kind::STRING) => JsonType::String,
+            Some(kind::ARRAY) => JsonType::Array,
+            Some(kind::OBJECT) => JsonType::Object,
+            _ => JsonType::Null,
+        }
+    }
+
+    fn string_length(&self) -> Option<u64> {
+        self.as_str().map(|text| text.chars().count() as u64)
+    }
+
+    fn string_length_within(&self, min: u64, max: u64) -> Option<bool> {
+        let text = self.as_str()?;
+        // A code point takes one to four bytes: the count lies in `ceil(bytes / 4)..=bytes`.
+        let bytes = text.len() as u64;
+        let fewest = bytes.div_ceil(4);
+        if bytes < min || fewest > max {
+            return Some(false);
+        }
+        if min <= fewest && bytes <= max {
+            return Some(true);
+        }
+        Some((min..=max).contains(&(text.chars().count() as u64)))
+    }
+
+    fn to_value(&self) -> Cow<'a, Value> {
+        Cow::Owned(to_value(self.tape, self.at))
+    }
+
+    fn identity(&self) -> Option<NodeIdentity> {
+        // The address of the node's kind word: each node has its own.
+        let word = self.tape.words.get(self.at.word)?;
+        Some(NodeIdentity::new(std::ptr::from_ref(word) as usize))
+    }
+}
+
+/// One container being rebuilt by [`to_value`].
+enum Open {
+    Array(Vec<Value>),
+    Object(Map<String, Value>, String),
+}
+
+/// The `Value` of the node at `at`, without recursion. A held node is `null`.
+fn to_value(tape: &Tape<'_>, at: Pos) -> Value {
+    let mut stack: Vec<(Open, usize)> = Vec::new();
+    let mut pos = at;
+    loop {
+        let value = if let Some((_, 0)) = stack.last() {
+            match stack.pop() {
+                Some((Open::Array(items), _)) => Value::Array(items),
+                Some((Open::Object(members, _), _)) => Value::Object(members),
+                None => Value::Null,
+            }
+        } else {
+            if let Some((Open::Object(_, name), _)) = stack.last_mut() {
+                let Some(text) = tape.str_at(pos) else {
+                    return Value::Null;
+                };
+                text.clone_into(name);
+                pos = tape.skip(pos);
+            }
+            let here = pos;
+            let value = match tape.word(here.word) {
+                Some(kind::NULL | kind::HELD) => Value::Null,
+                Some(kind::FALSE) => Value::Bool(false),
+                Some(kind::TRUE) => Value::Bool(true),
+                Some(kind::NUMBER) => match tape.number_at(here) {
+                    Some(number) => Value::Number(number.number()),
+                    None => return Value::Null,
+                },
+                Some(kind::STRING) => match tape.str_at(here) {
+                    Some(text) => Value::String(text.to_owned()),
+                    None => return Value::Null,
+                },
+                Some(found @ (kind::ARRAY | kind::OBJECT)) => {
+                    let len = tape.count(here.word + 1);
+                    // Never more room than the tape has words for.
+                    let room = len.min(tape.words.len().saturating_sub(here.word));
+                    let open = if found == kind::ARRAY {
+                        Open::Array(Vec::with_capacity(room))
+                    } else {
+                        Open::Object(Map::with_capacity(room), String::new())
+                    };
+                    stack.push((open, len));
+                    pos = here.content();
+                    continue;
+                }
+                // Not on a checked tape.
+                _ => return Value::Null,
+            };
+            pos = tape.skip(here);
+            value
+        };
+        match stack.last_mut() {
+            None => return value,
+            Some((Open::Array(items), left)) => {
+                items.push(value);
+                *left -= 1;
+            }
+            Some((Open::Object(members, name), left)) => {
+                members.insert(std::mem::take(name), value);
+                *left -= 1;
+            }
+        }
+    }
+}
+
+/// A number of a tape: the `f64` JavaScript held.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TapeNumber(f64);
+
+/// 2^53: every whole double up to it is written by `JSON.stringify` as its exact digits.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+/// 10^21: from there `JSON.stringify` writes an exponent.
+const DIGITS_BELOW: f64 = 1e21;
+
+impl TapeNumber {
+    /// The `f64`.
+    pub fn value(self) -> f64 {
+        self.0
+    }
+
+    /// The exact integer, for a whole number within ±2^53 (`-0.0` is 0).
+    fn small(self) -> Option<i64> {
+        let value = self.0;
+        (value.fract() == 0.0 && value.abs() <= EXACT).then_some(value as i64)
+    }
+
+    /// A whole number past 2^53 that `JSON.stringify` writes as digits.
+    fn large(self) -> bool {
+        let value = self.0;
+        value.fract() == 0.0 && value.abs() > EXACT && value.abs() < DIGITS_BELOW
+    }
+
+    /// The number `serde_json` parses from what `JSON.stringify` writes of this double.
+    pub fn number(self) -> Number {
+        if let Some(integer) = self.small() {
+            return match u64::try_from(integer) {
+                Ok(positive) => Number::from(positive),
+                Err(_) => Number::from(integer),
+            };
+        }
+        if self.large() {
+            let digits = crate::jsontext::js_number(self.0);
+            if let Ok(positive) = digits.parse::<u64>() {
+                return Number::from(positive);
+            }
+            if let Ok(negative) = digits.parse::<i64>() {
+                return Number::from(negative);
+            }
+        }
+        // Finite on a checked tape; 0 never stands in for anything there.
+        Number::from_f64(self.0).unwrap_or_else(|| Number::from(0_u64))
+    }
+}
+
+impl JsonNumber for TapeNumber {
+    fn as_u64(&self) -> Option<u64> {
+        match self.small() {
+            Some(integer) => u64::try_from(integer).ok(),
+            None if self.large() => self.number().as_u64(),
+            None => None,
+        }
+    }
+
+    fn as_i64(&self) -> Option<i64> {
+        match self.small() {
+            Some(integer) => Some(integer),
+            None if self.large() => self.number().as_i64(),
+            None => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        // `-0.0` is written `0`, which parses as the integer 0.
+        Some(if self.0 == 0.0 { 0.0 } else { self.0 })
+    }
+
+    fn as_str(&self) -> Cow<'_, str> {
+        Cow::Owned(self.number().to_string())
+    }
+
+    fn to_number(&self) -> Cow<'_, Number> {
+        Cow::Owned(self.number())
+    }
+
+    fn is_integer(&self) -> bool {
+        self.0.fract() == 0.0
+    }
+
+    fn is_written_as_integer(&self) -> bool {
+        self.small().is_some() || JsonNumber::is_written_as_integer(&self.number())
+    }
+}
+
+/// An object node of a [`Tape`].
+#[derive(Clone, Copy, Debug)]
+pub struct TapeObject<'a> {
+    tape: &'a Tape<'a>,
+    at: Pos,
+}
+
+impl<'a> TapeObject<'a> {
+    /// The member named `key`, scanning the names and skipping each value in O(1).
+    pub fn get_str(&self, key: &str) -> Option<TapeNode<'a>> {
+        let tape = self.tape;
+        let bytes = tape.text.as_bytes();
+        let mut at = self.at.content();
+        for _ in 0..self.len() {
+            let len = tape.count(at.word + 1);
+            let value = Pos { word: at.word + STRING_WORDS, byte: at.byte.saturating_add(len), ..at };
+            if len == key.len() && bytes.get(at.byte..value.byte) == Some(key.as_bytes()) {
+                return Some(TapeNode { tape, at: value });
+            }
+            at = tape.skip(value);
+        }
+        None
+    }
+}
+
+/// The members of a [`TapeObject`], in tape order.
+#[derive(Clone, Debug)]
+pub struct Members<'a> {
+    tape: &'a Tape<'a>,
+    at: Pos,
+    left: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, TapeNode<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let Some(name) = self.tape.str_at(self.at) else {
+            self.left = 0;
+            return None;
+        };
+        let value = self.tape.skip(self.at);
+        self.at = self.tape.skip(value);
+        self.left -= 1;
+        Some((name, TapeNode { tape: self.tape, at: value }))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left))
+    }
+}
+
+impl<'a> Object<'a, TapeJson> for TapeObject<'a> {
+    type Node = TapeNode<'a>;
+    type MemberName = &'a str;
+    type MembersIter = Members<'a>;
+
+    fn len(&self) -> usize {
+        self.tape.count(self.at.word + 1)
+    }
+
+    fn get(&self, key: &Box<str>) -> Option<TapeNode<'a>> {
+        self.get_str(key)
+    }
+
+    fn members(&self) -> Members<'a> {
+        Members { tape: self.tape, at: self.at.content(), left: self.len() }
+    }
+
+    // The names are string nodes of the tape already.
+    fn try_for_each_name_node<B>(
+        &self,
+        (): &mut (),
+        mut f: impl FnMut(TapeNode<'_>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let tape = self.tape;
+        let mut at = self.at.content();
+        for _ in 0..self.len() {
+            f(TapeNode { tape, at })?;
+            at = tape.skip(tape.skip(at));
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// An array node of a [`Tape`].
+#[derive(Clone, Copy, Debug)]
+pub struct TapeArray<'a> {
+    tape: &'a Tape<'a>,
+    at: Pos,
+}
+
+/// The elements of a [`TapeArray`], in order.
+#[derive(Clone, Debug)]
+pub struct Elements<'a> {
+    tape: &'a Tape<'a>,
+    at: Pos,
+    left: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = TapeNode<'a>;
+
+    fn next(&mut self) -> Option<TapeNode<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        let node = TapeNode { tape: self.tape, at: self.at };
+        self.at = self.tape.skip(self.at);
+        self.left -= 1;
+        Some(node)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left))
+    }
+}
+
+impl<'a> TapeArray<'a> {
+    /// The element at `index`, skipping the ones before it in O(1) each.
+    pub fn get(&self, index: usize) -> Option<TapeNode<'a>> {
+        self.elements().nth(index)
+    }
+}
+
+impl<'a> Array<'a, TapeJson> for TapeArray<'a> {
+    type Node = TapeNode<'a>;
+    type ElementsIter = Elements<'a>;
+
+    fn len(&self) -> usize {
+        self.tape.count(self.at.word + 1)
+    }
+
+    fn elements(&self) -> Elements<'a> {
+        Elements { tape: self.tape, at: self.at.content(), left: self.len() }
+    }
+}
+
+// ---- Writing a tape ----------------------------------------------------------------------------
+
+/// A tape's three streams, owned: what [`encode`] writes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TapeBuf {
+    /// The words.
+    pub words: Vec<u32>,
+    /// The numbers.
+    pub numbers: Vec<f64>,
+    /// The bytes, UTF-8.
+    pub text: String,
+    depth: usize,
+}
+
+impl TapeBuf {
+    /// The tape, not checked again: [`encode`] writes a well-formed one. (Its depth is the
+    /// value's, which may pass [`MAX_DEPTH_CEILING`]: see [`Tape::depth`].)
+    pub fn tape(&self) -> Tape<'_> {
+        Tape { words: &self.words, numbers: &self.numbers, text: &self.text, depth: self.depth, held: 0 }
+    }
+
+    fn len32(len: usize) -> u32 {
+        // Past `u32::MAX` the format has no length; `Tape::new` refuses what this writes then.
+        u32::try_from(len).unwrap_or(u32::MAX)
+    }
+
+    fn pos(&self) -> Pos {
+        Pos { word: self.words.len(), num: self.numbers.len(), byte: self.text.len() }
+    }
+
+    fn string(&mut self, text: &str) {
+        self.words.push(kind::STRING);
+        self.words.push(Self::len32(text.len()));
+        self.text.push_str(text);
+    }
+
+    fn number(&mut self, value: f64) {
+        self.words.push(kind::NUMBER);
+        self.numbers.push(value);
+    }
+
+    /// Opens a container; [`TapeBuf::close`] writes its extents.
+    fn open(&mut self, found: u32, len: usize) -> Pos {
+        let header = self.pos();
+        self.words.extend([found, Self::len32(len), 0, 0, 0]);
+        header
+    }
+
+    fn close(&mut self, header: Pos) {
+        let end = self.pos();
+        let start = header.content();
+        let extents = [
+            end.word.saturating_sub(start.word),
+            end.num.saturating_sub(start.num),
+            end.byte.saturating_sub(start.byte),
+        ];
+        if let Some(slots) = self.words.get_mut(header.word + 2..header.word + CONTAINER_WORDS) {
+            for (slot, extent) in slots.iter_mut().zip(extents) {
+                *slot = Self::len32(extent);
+            }
+        }
+    }
+}
+
+/// One container being written by [`encode`].
+enum Writing<'v> {
+    Array(std::slice::Iter<'v, Value>, Pos),
+    Object(serde_json::map::Iter<'v>, Pos),
+}
+
+/// The tape of `value`, without recursion. Numbers become `f64`s, as in JavaScript: an integer
+/// past ±2^53 reads back as `JSON.stringify` would write its double (see "Numbers").
+pub fn encode(value: &Value) -> TapeBuf {
+    let mut buf = TapeBuf::default();
+    let mut stack: Vec<Writing<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                Value::Null => buf.words.push(kind::NULL),
+                Value::Bool(false) => buf.words.push(kind::FALSE),
+                Value::Bool(true) => buf.words.push(kind::TRUE),
+                // Every `Number` has an `f64` without `arbitrary_precision`.
+                Value::Number(number) => buf.number(number.as_f64().unwrap_or(0.0)),
+                Value::String(text) => buf.string(text),
+                Value::Array(items) => {
+                    let header = buf.open(kind::ARRAY, items.len());
+                    stack.push(Writing::Array(items.iter(), header));
+                }
+                Value::Object(members) => {
+                    let header = buf.open(kind::OBJECT, members.len());
+                    stack.push(Writing::Object(members.iter(), header));
+                }
+            }
+            buf.depth = buf.depth.max(stack.len());
+        }
+        match stack.last_mut() {
+            None => return buf,
+            Some(Writing::Array(items, header)) => match items.next() {
+                Some(item) => next = Some(item),
+                None => {
+                    let header = *header;
+                    stack.pop();
+                    buf.close(header);
+                }
+            },
+            Some(Writing::Object(members, header)) => match members.next() {
+                Some((name, item)) => {
+                    buf.string(name);
+                    next = Some(item);
+                }
+                None => {
+                    let header = *header;
+                    stack.pop();
+                    buf.close(header);
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jsonschema_value::SerdeJson;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// What `serde_json::from_str(JSON.stringify(x))` gives for the double `x`.
+    fn js(x: f64) -> Value {
+        serde_json::from_str(&crate::jsontext::js_number(x)).unwrap()
+    }
+
+    fn checked(buf: &TapeBuf) -> Tape<'_> {
+        Tape::new(&buf.words, &buf.numbers, buf.text.as_bytes()).unwrap()
+    }
+
+    /// Every accessor of a node, recursively, as a value: equal traces mean equal answers.
+    fn trace<'a, F: Json>(node: &F::Node<'a>, probes: &[&str]) -> Value {
+        let mut out = Map::new();
+        out.insert("type".into(), json!(node.json_type().as_str()));
+        out.insert("null".into(), json!(node.is_null()));
+        out.insert("bool".into(), json!(node.as_boolean()));
+        out.insert("is_number".into(), json!(node.is_number()));
+        out.insert("is_string".into(), json!(node.is_string()));
+        out.insert("string".into(), json!(node.as_string().map(Cow::into_owned)));
+        out.insert("chars".into(), json!(node.string_length()));
+        let within: Vec<_> = [(0, 0), (0, 3), (2, 5), (4, 4), (6, u64::MAX)]
+            .iter()
+            .map(|&(min, max)| node.string_length_within(min, max))
+            .collect();
+        out.insert("within".into(), json!(within));
+        if let Some(number) = node.as_number() {
+            out.insert(
+                "number".into(),
+                json!([
+                    number.as_u64(),
+                    number.as_i64(),
+                    number.as_f64().map(f64::to_bits),
+                    number.as_str(),
+                    number.to_number().into_owned(),
+                    number.is_integer(),
+                    number.is_written_as_integer(),
+                ]),
+            );
+        }
+        if let Some(items) = node.as_array() {
+            let elements: Vec<Value> = items.elements().map(|item| trace::<F>(&item, probes)).collect();
+            out.insert("len".into(), json!(items.len()));
+            out.insert("elements".into(), Value::Array(elements));
+            out.insert("unique".into(), json!(items.is_unique()));
+        }
+        if let Some(members) = node.as_object() {
+            out.insert("len".into(), json!(members.len()));
+            let listed: Vec<Value> = members
+                .members()
+                .map(|(name, value)| {
+                    let found = members.get(&F::prepare_key(name.as_ref())).map(|hit| trace::<F>(&hit, probes));
+                    json!([name.as_ref(), trace::<F>(&value, probes), found])
+                })
+                .collect();
+            out.insert("members".into(), Value::Array(listed));
+            let misses: Vec<bool> = probes.iter().map(|probe| members.get(&F::prepare_key(probe)).is_some()).collect();
+            out.insert("probes".into(), json!(misses));
+            let mut buffer = F::StringBuffer::default();
+            let mut names = Vec::new();
+            let _ = members.try_for_each_name_node::<()>(&mut buffer, |name| {
+                names.push(trace::<F>(&name, &[]));
+                ControlFlow::Continue(())
+            });
+            out.insert("name_nodes".into(), Value::Array(names));
+        }
+        out.insert("value".into(), node.to_value().into_owned());
+        out.insert("identity".into(), json!(node.identity().is_some()));
+        out.insert("container_identity".into(), json!(node.container_identity().is_some()));
+        Value::Object(out)
+    }
+
+    const PROBES: &[&str] = &["", "a", "b", "ab", "é", "missing", "0"];
+
+    fn number() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            -20.0..20.0f64,
+            (-1000_i64..1000).prop_map(|n| n as f64),
+            (-(1_i64 << 53)..=(1_i64 << 53)).prop_map(|n| n as f64),
+            any::<f64>().prop_filter("finite", |x| x.is_finite()),
+            Just(-0.0),
+            Just(1e21),
+            Just(1e20),
+            Just(2f64.powi(60)),
+            Just(-(2f64.powi(63))),
+            Just(2f64.powi(64)),
+            Just(0.1),
+            Just(5e-324),
+        ]
+    }
+
+    /// Values as `JSON.parse` hands them over: every number a double, written by `JSON.stringify`.
+    pub(super) fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            number().prop_map(js),
+            "\\PC{0,6}".prop_map(Value::String),
+            "[aé🦀]{0,3}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+                prop::collection::vec(("[ab0é]{0,2}|\\PC{0,4}", inner), 0..8)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    #[test]
+    fn the_documented_example() {
+        let buf = encode(&json!({"a": [1, "xy"], "b": null}));
+        assert_eq!(buf.words, [6, 2, 13, 1, 4, 4, 1, 5, 2, 3, 1, 2, 3, 4, 2, 4, 1, 0]);
+        assert_eq!(buf.numbers, [1.0]);
+        assert_eq!(buf.text, "axyb");
+        let tape = checked(&buf);
+        assert_eq!((tape.depth(), tape.held_count()), (2, 0));
+    }
+
+    #[test]
+    fn numbers_as_json_stringify_writes_them() {
+        for (x, text) in [
+            (3.0, "3"),
+            (-0.0, "0"),
+            (-5.0, "-5"),
+            (0.5, "0.5"),
+            (1e21, "1e+21"),
+            (1e20, "1e+20"),
+            (2f64.powi(53), "9007199254740992"),
+            (2f64.powi(60), "1152921504606847000"),
+            (-(2f64.powi(60)), "-1152921504606847000"),
+            (-(2f64.powi(63)), "-9.223372036854776e+18"),
+            (2f64.powi(64), "1.8446744073709552e+19"),
+        ] {
+            let number = TapeNumber(x);
+            assert_eq!(number.number().to_string(), text, "{x:e}");
+            assert_eq!(Value::Number(number.number()), js(x), "{x:e}");
+        }
+        assert_eq!(TapeNumber(3.0).as_u64(), Some(3));
+        assert_eq!(TapeNumber(-0.0).as_u64(), Some(0));
+        assert_eq!(TapeNumber(-0.0).as_f64().map(f64::to_bits), Some(0));
+        assert_eq!(TapeNumber(-3.0).as_u64(), None);
+        assert_eq!(TapeNumber(-3.0).as_i64(), Some(-3));
+        assert_eq!(TapeNumber(1e21).as_u64(), None);
+        assert_eq!(TapeNumber(2f64.powi(60)).as_u64(), Some(1_152_921_504_606_847_000));
+        // Numbers are doubles: a Rust integer past 2^53 reads back as JavaScript would write it.
+        let tape_of = encode(&json!(u64::MAX));
+        assert_eq!(checked(&tape_of).root().to_value().into_owned(), json!(1.8446744073709552e19));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn every_double_answers_as_serde_json_parses_its_text(x in number()) {
+            let expected = js(x);
+            let expected = expected.as_number().unwrap();
+            let number = TapeNumber(x);
+            prop_assert_eq!(&number.number(), expected);
+            prop_assert_eq!(number.as_u64(), expected.as_u64());
+            prop_assert_eq!(number.as_i64(), expected.as_i64());
+            prop_assert_eq!(number.as_f64().map(f64::to_bits), expected.as_f64().map(f64::to_bits));
+            prop_assert_eq!(number.is_integer(), JsonNumber::is_integer(expected));
+            prop_assert_eq!(number.is_written_as_integer(), JsonNumber::is_written_as_integer(expected));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn round_trip(value in value()) {
+            let buf = encode(&value);
+            let tape = checked(&buf);
+            let back = tape.root().to_value().into_owned();
+            prop_assert_eq!(&back, &value);
+            // Member order too (`Map`'s equality ignores it).
+            prop_assert_eq!(back.to_string(), value.to_string());
+            prop_assert_eq!(buf.tape().root().to_value().into_owned(), value);
+        }
+
+        #[test]
+        fn every_accessor_agrees_with_serde_json(value in value()) {
+            let buf = encode(&value);
+            let tape = checked(&buf);
+            prop_assert_eq!(trace::<TapeJson>(&tape.root(), PROBES), trace::<SerdeJson>(&&value, PROBES));
+        }
+
+        #[test]
+        fn a_mutated_tape_is_refused_or_read_without_panic(
+            value in value(),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u32>(), 0..6u8), 1..4),
+        ) {
+            let mut buf = encode(&value);
+            let mut bytes = buf.text.clone().into_bytes();
+            for (index, word, how) in edits {
+                match how {
+                    0 | 1 if !buf.words.is_empty() => {
+                        let at = index.index(buf.words.len());
+                        buf.words[at] = if how == 0 { word } else { word % 9 };
+                    }
+                    2 => { let keep = index.index(buf.words.len() + 1); buf.words.truncate(keep); }
+                    3 => { let keep = index.index(buf.numbers.len() + 1); buf.numbers.truncate(keep); }
+                    4 if !bytes.is_empty() => { let at = index.index(bytes.len()); bytes[at] = word as u8; }
+                    5 => { let keep = index.index(bytes.len() + 1); bytes.truncate(keep); }
+                    _ => buf.numbers.push(f64::from(word)),
+                }
+            }
+            if let Ok(tape) = Tape::new(&buf.words, &buf.numbers, &bytes) {
+                // Whatever passed the check reads as a well-formed value, the same every way.
+                let back = tape.root().to_value().into_owned();
+                let again = encode(&back);
+                prop_assert_eq!(trace::<TapeJson>(&checked(&again).root(), PROBES), trace::<TapeJson>(&tape.root(), PROBES));
+            }
+        }
+    }
+
+    fn refused(words: &[u32], numbers: &[f64], bytes: &[u8]) -> Error {
+        Tape::new(words, numbers, bytes).unwrap_err()
+    }
+
+    #[test]
+    fn corrupt_tapes_are_refused() {
+        use kind::*;
+        let good = encode(&json!({"a": [1, "xy"], "b": null}));
+        let (w, n, b) = (&good.words[..], &good.numbers[..], good.text.as_bytes());
+        assert!(Tape::new(w, n, b).is_ok());
+        // Empty, truncated streams, trailing data.
+        assert_eq!(refused(&[], &[], b"").code(), ErrorCode::Malformed);
+        for keep in 0..w.len() {
+            refused(&w[..keep], n, b);
+        }
+        refused(w, &[], b);
+        refused(w, n, &b[..3]);
+        refused(w, &[1.0, 2.0], b);
+        refused(w, n, b"axybc");
+        refused(&[NULL, NULL], &[], b"");
+        // A length past the stream, wrong extents, unknown kinds.
+        for (at, word) in
+            [(1, 3), (2, 12), (2, 14), (3, 0), (3, 2), (4, 3), (4, 5), (6, 2), (8, 3), (14, 9), (0, 8), (17, 99)]
+        {
+            let mut words = w.to_vec();
+            words[at] = word;
+            assert_eq!(refused(&words, n, b).code(), ErrorCode::Malformed, "word {at} = {word}");
+        }
+        // A string longer than its bytes, a huge container length.
+        refused(&[STRING, 5], &[], b"abc");
+        refused(&[ARRAY, u32::MAX, 0, 0, 0], &[], b"");
+        refused(&[ARRAY, 1, u32::MAX, 0, 0, NULL], &[], b"");
+        // Text that is not UTF-8, or split inside a character.
+        refused(&[STRING, 2], &[], b"\xff\xfe");
+        refused(&[ARRAY, 2, 4, 0, 2, STRING, 1, STRING, 1], &[], "é".as_bytes());
+        assert!(Tape::new(&[ARRAY, 1, 2, 0, 2, STRING, 2], &[], "é".as_bytes()).is_ok());
+        // Numbers that are not finite.
+        refused(&[NUMBER], &[f64::NAN], b"");
+        refused(&[NUMBER], &[f64::INFINITY], b"");
+        // A member name that is not a string, twice the same name (small and large objects).
+        refused(&[OBJECT, 1, 3, 0, 0, NULL, NULL, NULL], &[], b"");
+        refused(&[OBJECT, 2, 6, 0, 2, STRING, 1, NULL, STRING, 1, NULL], &[], b"aa");
+        let mut wide: Map<String, Value> = (0..20).map(|i| (format!("k{i}"), json!(i))).collect();
+        let buf = encode(&Value::Object(wide.clone()));
+        assert!(Tape::new(&buf.words, &buf.numbers, buf.text.as_bytes()).is_ok());
+        let renamed = buf.text.replace("k19", "k10");
+        refused(&buf.words, &buf.numbers, renamed.as_bytes());
+        wide.clear();
+    }
+
+    fn nested(depth: usize) -> TapeBuf {
+        let mut buf = TapeBuf::default();
+        let headers: Vec<Pos> = (0..depth).map(|_| buf.open(kind::ARRAY, 1)).collect();
+        buf.words.push(kind::NULL);
+        for header in headers.into_iter().rev() {
+            buf.close(header);
+        }
+        buf.depth = depth;
+        buf
+    }
+
+    #[test]
+    fn depth_is_held_to_the_ceiling() {
+        let buf = nested(MAX_DEPTH_CEILING);
+        assert_eq!(checked(&buf).depth(), MAX_DEPTH_CEILING);
+        let deep = nested(MAX_DEPTH_CEILING + 1);
+        let fault = Tape::new(&deep.words, &deep.numbers, deep.text.as_bytes()).unwrap_err();
+        assert_eq!(fault.code(), ErrorCode::LimitExceeded);
+        // Far deeper still: refused at the ceiling, never recursing.
+        let deeper = nested(1_000_000);
+        assert!(Tape::new(&deeper.words, &deeper.numbers, deeper.text.as_bytes()).is_err());
+        // Reading the deepest accepted tape does not recurse either.
+        let value = checked(&buf).root().to_value().into_owned();
+        assert_eq!(encode(&value), buf);
+        std::mem::forget(value); // dropping a Value 1000 deep recurses (serde_json's drop)
+    }
+
+    #[test]
+    fn held_nodes() {
+        use kind::*;
+        let words = [OBJECT, 2, 12, 0, 2, STRING, 1, HELD, 7, 300, 1, STRING, 1, HELD, 8, 12, 0];
+        let tape = Tape::new(&words, &[], b"ab").unwrap();
+        assert_eq!(tape.held_count(), 2);
+        let root = tape.root();
+        let members = root.as_object().unwrap();
+        let a = members.get_str("a").unwrap();
+        assert_eq!(a.held(), Some(Held { slot: 7, cost: 300, is_object: true }));
+        let b = members.get(&"b".into()).unwrap();
+        assert_eq!(b.held(), Some(Held { slot: 8, cost: 12, is_object: false }));
+        for node in [a, b] {
+            assert!(node.as_object().is_none() && node.as_array().is_none());
+            assert!(node.as_string().is_none() && node.as_number().is_none());
+            assert!(node.as_boolean().is_none() && !node.is_null());
+            assert!(!node.is_string() && !node.is_number());
+            assert_eq!(node.json_type(), JsonType::Null);
+            assert!(node.container_identity().is_none());
+        }
+        assert!(root.held().is_none());
+        assert_eq!(root.to_value().into_owned(), json!({"a": null, "b": null}));
+        #[cfg(feature = "validator")]
+        assert_eq!(crate::jsontext::stringify_node::<TapeJson, _>(&a), None);
+        // Unknown flags, a held node cut short.
+        refused(&[HELD, 0, 0, 2], &[], b"");
+        refused(&[HELD, 0, 0], &[], b"");
+    }
+
+    #[test]
+    fn identities_are_distinct_and_stable() {
+        let value = json!({"a": [1, 1, {"b": "x"}], "c": "x"});
+        let buf = encode(&value);
+        let tape = checked(&buf);
+        let mut seen = HashSet::new();
+        let mut stack = vec![tape.root()];
+        while let Some(node) = stack.pop() {
+            assert_eq!(node.identity(), node.identity());
+            assert!(seen.insert(node.identity().unwrap()));
+            if let Some(items) = node.as_array() {
+                stack.extend(items.elements());
+            }
+            if let Some(members) = node.as_object() {
+                stack.extend(members.members().map(|(_, value)| value));
+            }
+        }
+        assert_eq!(seen.len(), 7);
+    }
+
+    #[test]
+    fn random_access() {
+        let value = json!([{"x": [1, 2, {"y": "z"}]}, "é", 3.5, null, [[], {}]]);
+        let buf = encode(&value);
+        let tape = checked(&buf);
+        let items = tape.root().as_array().unwrap();
+        for (index, expected) in value.as_array().unwrap().iter().enumerate() {
+            assert_eq!(items.get(index).unwrap().to_value().into_owned(), *expected);
+        }
+        assert!(items.get(5).is_none());
+        let x = items.get(0).unwrap().as_object().unwrap().get_str("x").unwrap();
+        assert_eq!(x.as_array().unwrap().get(2).unwrap().to_value().into_owned(), json!({"y": "z"}));
+        assert_eq!(items.get(1).unwrap().as_str(), Some("é"));
+    }
+
+    #[test]
+    fn string_nodes_for_names() {
+        for name in ["", "a", "héllo", "🦀🦀"] {
+            let got = TapeJson::with_string_node(&mut (), name, |node| trace::<TapeJson>(&node, &[]));
+            let expected = trace::<SerdeJson>(&&json!(name), &[]);
+            assert_eq!(got, expected);
+        }
+    }
+
+    /// A record array of about 64 KB of JSON text, as the bench's `payload` records.
+    fn records() -> Value {
+        let items: Vec<Value> = (0..400)
+            .map(|i| {
+                json!({
+                    "id": i, "name": format!("customer {i}"), "email": format!("c{i}@example.com"),
+                    "score": f64::from(i) * 1.25, "active": i % 3 == 0, "tags": ["a", "bb", "ccc"],
+                    "address": {"city": "Zürich", "zip": format!("{:05}", i * 7)}, "note": null
+                })
+            })
+            .collect();
+        json!({"items": items})
+    }
+
+    /// The generic full walk a validator's reading stands for: every node, every text.
+    fn walk<'a, F: Json>(node: &F::Node<'a>) -> (usize, f64) {
+        let mut nodes = 0;
+        let mut sum = 0.0;
+        let mut stack = vec![node.clone()];
+        while let Some(node) = stack.pop() {
+            nodes += 1;
+            if let Some(number) = node.as_number() {
+                sum += number.as_f64().unwrap_or(0.0);
+            } else if let Some(text) = node.as_string() {
+                sum += text.len() as f64;
+            } else if let Some(items) = node.as_array() {
+                stack.extend(items.elements());
+            } else if let Some(members) = node.as_object() {
+                for (name, value) in members.members() {
+                    sum += name.as_ref().len() as f64;
+                    stack.push(value);
+                }
+            }
+        }
+        (nodes, sum)
+    }
+
+    #[test]
+    fn sanity_figures_64kb() {
+        use std::time::Instant;
+        let value = records();
+        let size = value.to_string().len();
+        let rounds = if cfg!(debug_assertions) { 3 } else { 200 };
+        let best = |f: &mut dyn FnMut()| {
+            (0..rounds)
+                .map(|_| {
+                    let start = Instant::now();
+                    f();
+                    start.elapsed()
+                })
+                .min()
+                .unwrap()
+        };
+        let buf = encode(&value);
+        let expected = walk::<SerdeJson>(&&value);
+        assert_eq!(walk::<TapeJson>(&checked(&buf).root()), expected);
+        let encode_time = best(&mut || {
+            std::hint::black_box(encode(&value));
+        });
+        let check_time = best(&mut || {
+            std::hint::black_box(checked(&buf).depth());
+        });
+        let tape_walk = best(&mut || {
+            std::hint::black_box(walk::<TapeJson>(&checked(&buf).root()));
+        });
+        let value_walk = best(&mut || {
+            std::hint::black_box(walk::<SerdeJson>(&&value));
+        });
+        println!(
+            "tape sanity ({size} B JSON, {} nodes, {} words, {} numbers, {} bytes): encode {encode_time:?}, \
+             Tape::new {check_time:?}, Tape::new + walk {tape_walk:?}, walk of &Value {value_walk:?}",
+            expected.0,
+            buf.words.len(),
+            buf.numbers.len(),
+            buf.text.len()
+        );
+    }
+}
+
+#[cfg(test)]
+#[cfg(feature = "validator")]
+mod validation {
+    use super::*;
+    use crate::schema::CompiledSchema;
+    use jsonschema_value::SerdeJson;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn schemas() -> Vec<Value> {
+        vec![
+            json!({"type": "object"}),
+            json!({"type": ["integer", "string"]}),
+            json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}, "required": ["a"]}),
+            json!({"type": "array", "items": {"type": "number", "minimum": 0}}),
+            json!({"items": {"pattern": "^[a-c]+$"}}),
+            json!({"properties": {"a": {"pattern": "é", "minLength": 2, "maxLength": 3}}}),
+            json!({"minimum": -1.5, "maximum": 100, "multipleOf": 0.5}),
+            json!({"exclusiveMinimum": 3, "type": "integer"}),
+            json!({"enum": [1, "a", null, [1, 2], {"a": 1}]}),
+            json!({"const": {"a": [1, 2.0]}}),
+            json!({"uniqueItems": true}),
+            json!({"type": "array", "uniqueItems": true, "maxItems": 3, "minItems": 1}),
+            json!({"additionalProperties": false, "properties": {"a": {}}, "patternProperties": {"^b": {"type": "null"}}}),
+            json!({"additionalProperties": {"type": "string"}, "minProperties": 1, "maxProperties": 2}),
+            json!({"propertyNames": {"maxLength": 1, "pattern": "^[a-z]*$"}}),
+            json!({"contains": {"type": "string"}, "minContains": 2}),
+            json!({"prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false}),
+            json!({"dependentRequired": {"a": ["b"]}, "dependentSchemas": {"b": {"required": ["a"]}}}),
+            json!({"oneOf": [{"type": "integer"}, {"minimum": 2}], "not": {"const": 5}}),
+            json!({"if": {"type": "object"}, "then": {"required": ["a"]}, "else": {"type": "array"}}),
+            json!({"unevaluatedProperties": false, "properties": {"a": true}, "allOf": [{"properties": {"b": true}}]}),
+            json!({
+                "$defs": {"tree": {"type": ["object", "array", "number", "string", "null", "boolean"],
+                    "properties": {"a": {"$ref": "#/$defs/tree"}, "b": {"type": ["string", "array", "object", "null"]}},
+                    "items": {"$ref": "#/$defs/tree"}, "maxProperties": 4}},
+                "$ref": "#/$defs/tree"
+            }),
+            json!({"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "additionalProperties": {"$ref": "#"}}),
+        ]
+    }
+
+    fn check(schema: &Value, value: &Value) -> std::result::Result<(), TestCaseError> {
+        let on_values = jsonschema::options_for::<SerdeJson>().build(schema).unwrap();
+        let on_tapes = jsonschema::options_for::<TapeJson>().build(schema).unwrap();
+        let buf = encode(value);
+        let tape = Tape::new(&buf.words, &buf.numbers, buf.text.as_bytes()).unwrap();
+        // The value as JavaScript hands it over (`1.0` is `1`).
+        let value = &tape.root().to_value().into_owned();
+        let paths = |errors: jsonschema::ErrorIterator<'_>| -> Vec<(String, String)> {
+            errors.map(|error| (error.instance_path().to_string(), error.to_string())).collect()
+        };
+        prop_assert_eq!(on_tapes.is_valid(tape.root()), on_values.is_valid(value), "{} on {}", schema, value);
+        prop_assert_eq!(
+            paths(on_tapes.iter_errors(tape.root())),
+            paths(on_values.iter_errors(value)),
+            "{} on {}",
+            schema,
+            value
+        );
+        // The core's own path for a foreign representation: the same verdict and error.
+        let compiled = CompiledSchema::compile(schema, "/schema").unwrap();
+        if let Some(validator) = compiled.validator_in::<TapeJson>().unwrap() {
+            prop_assert_eq!(
+                compiled.validate_in(validator, tape.root(), "/payload", "payload"),
+                compiled.validate(value, "/payload", "payload")
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn fixed_instances() {
+        let values = [
+            json!({"a": 1, "b": "x"}),
+            json!({"a": 1.5}),
+            json!({"b": "x"}),
+            json!({"a": {"a": {"a": [1, {"b": 2}]}}, "b": null}),
+            json!([1, 2, 3]),
+            json!([1, 1.0]),
+            json!([[1, 2], [1, 2.0]]),
+            json!([{"a": 1}, {"a": 1}]),
+            json!([0, "x"]),
+            json!([-1, "abc", "abd"]),
+            json!({"a": "éé"}),
+            json!({"a": "éééé"}),
+            json!({"a": [1, 2.0]}),
+            json!(5),
+            json!(4.5),
+            json!(3.0),
+            json!(-2),
+            json!("a"),
+            json!(null),
+            json!({"ab": 1, "b": null, "bc": null}),
+            json!({"a": "x", "c": 2}),
+        ];
+        for schema in schemas() {
+            for value in &values {
+                check(&schema, value).unwrap();
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn random_instances(value in super::tests::value()) {
+            for schema in schemas() {
+                check(&schema, &value)?;
+            }
+        }
+    }
+}
