@@ -12,17 +12,20 @@
 
 mod convert;
 mod payload;
+mod plain;
 
 use convert::{as_text, to_py, to_py_kept, Caps, Converter, Kept, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
-use mcp_outputs::routing::{Route, Routed};
+use mcp_outputs::routing::{Route, Routed, View};
 use mcp_outputs::{
     Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
 };
+use payload::PlainPayloads;
 use payload::PySeam;
+use plain::{PlainNode, PyPlain};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -727,7 +730,17 @@ impl PyReceivedTool {
             let answer = match as_text(result).or_raise(py)? {
                 Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
                 None => {
-                    // The structured payloads stay the caller's objects, validated where they are.
+                    // Plain values are read where they live, by the core (plain.rs).
+                    let selectors = self.inner.selection(requested.as_ref()).or_raise(py)?;
+                    let in_place = plain::in_place(result, || {
+                        let node = PlainNode(result.as_borrowed());
+                        self.inner.check_node::<PyPlain, _>(&selectors, node, &PlainPayloads).map(|c| c.to_json())
+                    });
+                    if let Some(answer) = in_place {
+                        return Ok(to_py(py, &answer.or_raise(py)?)?.unbind());
+                    }
+                    // Anything else is checked as a snapshot. The structured payloads stay the
+                    // caller's objects when plain, validated where they are.
                     let (value, size, _, kept) =
                         convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, None).or_raise(py)?;
                     if kept.is_empty() {
@@ -768,7 +781,20 @@ impl PyReceivedTool {
                     route_to_py(py, route, None, &Kept::default())
                 }
                 None => {
-                    // The caller's objects as converted: what is checked is what is handed back.
+                    // Plain values are read where they live, by the core, and the caller's own
+                    // objects are handed back (plain.rs); the GIL is held from the read to the
+                    // hand-back, so no other thread changes them in between.
+                    let selectors = self.inner.selection(requested.as_ref()).or_raise(py)?;
+                    let in_place = plain::in_place(result, || {
+                        let node = PlainNode(result.as_borrowed());
+                        self.inner
+                            .check_node::<PyPlain, _>(&selectors, node, &PlainPayloads)
+                            .map(|checked| plain_route_to_py(py, &self.inner.route_node(&checked, rule.as_ref())))
+                    });
+                    if let Some(answer) = in_place {
+                        return answer.or_raise(py)?;
+                    }
+                    // Anything else: the caller's objects as converted, what is checked is what is handed back.
                     // Outputs made only of exact JSON types are handed back as themselves, and the
                     // structured payloads stay the caller's objects, validated where they are:
                     // then the GIL is held from the read to the hand-back, so that no other thread
@@ -809,6 +835,74 @@ fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
         Text::Str(s) => limits.parse_text(s, "result"),
         Text::Bytes(b) => limits.parse_bytes(b, "result"),
     }
+}
+
+/// A route of the caller's plain objects as a dict: every output, payload and result the route
+/// names is handed back as the caller's own object; what the route builds around them (a
+/// legacy output, the View) is a new dict.
+fn plain_route_to_py<'r>(py: Python<'r>, route: &Route<'r, PyPlain>) -> PyResult<Py<PyAny>> {
+    if route.input_required || route.result_type.is_some() {
+        return Ok(to_py(py, &route.to_json())?.unbind());
+    }
+    let item = |routed: &Routed<'r, PyPlain>| -> PyResult<Bound<'r, PyAny>> {
+        Ok(match routed {
+            Routed::Output { value, .. } => value.object(),
+            Routed::LegacyContent(content) => {
+                let output = PyDict::new(py);
+                output.set_item("audience", "assistant")?;
+                output.set_item("format", "content")?;
+                match content {
+                    Some(content) => output.set_item("content", content.object())?,
+                    None => output.set_item("content", PyList::empty(py))?,
+                }
+                output.into_any()
+            }
+            Routed::LegacyStructured { audience, value } => {
+                let output = PyDict::new(py);
+                output.set_item("audience", audience.as_ref())?;
+                output.set_item("format", "structured")?;
+                output.set_item("structuredContent", value.object())?;
+                output.into_any()
+            }
+        })
+    };
+    let list = |items: &[Routed<'r, PyPlain>]| -> PyResult<Bound<'r, PyList>> {
+        PyList::new(py, items.iter().map(item).collect::<PyResult<Vec<_>>>()?)
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("model", list(&route.model)?)?;
+    dict.set_item("user", list(&route.user)?)?;
+    dict.set_item("programmatic", list(&route.programmatic)?)?;
+    let extensions = PyDict::new(py);
+    for (id, outputs) in &route.extensions {
+        extensions.set_item(id.as_ref(), list(outputs)?)?;
+    }
+    dict.set_item("extensions", extensions)?;
+    let view = match &route.view {
+        None => py.None().into_bound(py),
+        Some(View::Legacy(result)) => result.object(),
+        Some(View::Projected { structured, meta, is_error }) => {
+            let view = PyDict::new(py);
+            view.set_item("content", PyList::empty(py))?;
+            view.set_item("structuredContent", structured.as_ref().map(PlainNode::object))?;
+            if let Some(meta) = meta {
+                let entry = PyDict::new(py);
+                entry.set_item(mcp_outputs::audience::APPS_EXTENSION, meta.object())?;
+                view.set_item("_meta", entry)?;
+            }
+            if *is_error {
+                view.set_item("isError", true)?;
+            }
+            view.into_any()
+        }
+    };
+    dict.set_item("view", view)?;
+    let dropped: Vec<Value> = route.dropped.iter().map(|d| d.to_json()).collect();
+    dict.set_item("dropped", to_py(py, &Value::Array(dropped))?)?;
+    let diagnostics: Vec<Value> = route.diagnostics.iter().map(|d| json::finding(d.code(), d.path())).collect();
+    dict.set_item("diagnostics", to_py(py, &Value::Array(diagnostics))?)?;
+    dict.set_item("isError", route.is_error)?;
+    Ok(dict.into_any().unbind())
 }
 
 /// A route as a dict; outputs found in `originals` (the caller's result objects, as they were

@@ -5,9 +5,10 @@
 //! against which schema, and the errors (codes, paths, messages, precedence).
 
 use crate::convert::{Caps, Converter, Kept};
+use crate::plain::{PlainNode, PyPlain};
 use jsonschema::json::{inspect, Pyo3};
 use mcp_outputs::jsontext;
-use mcp_outputs::payload::Payloads;
+use mcp_outputs::payload::{InPlace, Payloads, PayloadsIn};
 use mcp_outputs::schema::CompiledSchema;
 use mcp_outputs::{Error, Limits};
 use pyo3::prelude::*;
@@ -26,6 +27,30 @@ thread_local! {
 /// not converted.
 pub(crate) fn take_stats() -> (usize, usize) {
     STATS.with(|s| s.replace((0, 0)))
+}
+
+thread_local! {
+    /// Reads of a result read in place ([`PlainPayloads`]), counted in [`STATS`] only when its
+    /// answer is the one given ([`settle`]).
+    static PENDING: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+fn count_pending(in_place: bool) {
+    PENDING.with(|s| {
+        let (a, b) = s.get();
+        s.set(if in_place { (a + 1, b) } else { (a, b + 1) });
+    });
+}
+
+/// Counts the pending reads of a read in place when its answer is given (`used`), or drops them.
+pub(crate) fn settle(used: bool) {
+    let (a, b) = PENDING.with(|s| s.replace((0, 0)));
+    if used {
+        STATS.with(|s| {
+            let (x, y) = s.get();
+            s.set((x + a, y + b));
+        });
+    }
 }
 
 fn count(in_place: bool) {
@@ -60,16 +85,46 @@ impl<'a, 'py> PySeam<'a, 'py> {
     }
 }
 
+/// The payloads of a result read in place ([`crate::plain`]): validated and written where they
+/// are, by the core ([`mcp_outputs::payload::InPlace`]), and counted for the tests.
+pub(crate) struct PlainPayloads;
+
+impl PayloadsIn<PyPlain> for PlainPayloads {
+    fn validate(&self, schema: &CompiledSchema, node: &PlainNode<'_>, path: &str, what: &str) -> Result<(), Error> {
+        if crate::plain::marked() {
+            // The read met something other than plain values: its answer is dropped for the
+            // snapshot's.
+            return Ok(());
+        }
+        // A schema whose patterns need the regex budget validates a value (see `node::validate`).
+        count_pending(schema.validator_in::<PyPlain>()?.is_some());
+        PayloadsIn::<PyPlain>::validate(&InPlace, schema, node, path, what)
+    }
+
+    fn is_object(&self, node: &PlainNode<'_>) -> bool {
+        PayloadsIn::<PyPlain>::is_object(&InPlace, node)
+    }
+
+    fn stringify(&self, node: &PlainNode<'_>) -> Result<String, Error> {
+        if crate::plain::marked() {
+            return Ok(String::new());
+        }
+        count_pending(true);
+        PayloadsIn::<PyPlain>::stringify(&InPlace, node)
+    }
+}
+
 impl Payloads for PySeam<'_, '_> {
     fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> Result<(), Error> {
         let Some(obj) = self.kept.get(value) else {
             return schema.validate(value, path, what);
         };
-        if let Some(validator) = schema.validator_in::<Pyo3>()? {
+        // The same validator as for results read in place: a schema keeps one per representation.
+        if let Some(validator) = schema.validator_in::<PyPlain>()? {
             let node = obj.as_borrowed();
             // `inspect` reports what the validator could not read (never expected: the payload is
             // plain JSON); then the payload is validated as a value, with the core's own errors.
-            if let Ok(verdict) = inspect(node, false, || schema.validate_in(validator, node, path, what)) {
+            if let Ok(verdict) = inspect(node, false, || schema.validate_in(validator, PlainNode(node), path, what)) {
                 count(true);
                 return verdict;
             }
