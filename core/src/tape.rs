@@ -119,6 +119,7 @@ struct Pos {
 
 impl Pos {
     /// The start of a container's content.
+    #[inline]
     fn content(self) -> Pos {
         Pos { word: self.word.saturating_add(CONTAINER_WORDS), ..self }
     }
@@ -156,8 +157,6 @@ struct Frame {
     left: usize,
     /// Where its content ends, by its extents.
     end: Pos,
-    /// An object's next node is a member name.
-    name_next: bool,
     /// Where its names start in the pass's name list.
     names: usize,
 }
@@ -178,17 +177,22 @@ fn string_end(text: &str, start: usize, len: u32, limit: usize) -> Option<usize>
     (end <= limit && text.get(start..end).is_some()).then_some(end)
 }
 
-/// Whether the names (byte ranges of `text`) are distinct.
-fn distinct<'t>(names: &[(usize, usize)], text: &'t str, seen: &mut HashSet<&'t str>) -> bool {
-    let name = |&(start, end): &(usize, usize)| text.get(start..end).unwrap_or("");
+/// Whether the names are distinct: pairwise for a few, through `seen` for more.
+fn distinct<'t>(names: &[&'t str], seen: &mut HashSet<&'t str>) -> bool {
     if names.len() <= 8 {
         return names
             .iter()
             .enumerate()
-            .all(|(index, first)| names.iter().skip(index + 1).all(|second| name(first) != name(second)));
+            // The first byte before the length and the rest: most distinct names differ there.
+            .all(|(index, first)| {
+                names
+                    .iter()
+                    .skip(index + 1)
+                    .all(|second| first.as_bytes().first() != second.as_bytes().first() || first != second)
+            });
     }
     seen.clear();
-    names.iter().all(|range| seen.insert(name(range)))
+    names.iter().all(|name| seen.insert(name))
 }
 
 /// A node is complete: count it in its container, or end the pass at the root.
@@ -196,7 +200,6 @@ fn completed(frames: &mut [Frame], root_done: &mut bool) {
     match frames.last_mut() {
         Some(top) => {
             top.left = top.left.saturating_sub(1);
-            top.name_next = true;
         }
         None => *root_done = true,
     }
@@ -209,7 +212,7 @@ fn completed(frames: &mut [Frame], root_done: &mut bool) {
 fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
     let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
     let mut frames: Vec<Frame> = Vec::new();
-    let mut names: Vec<(usize, usize)> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut pos = Pos::default();
     let mut depth = 0;
@@ -225,7 +228,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 }
                 if top.object {
                     let own = names.get(top.names..).unwrap_or(&[]);
-                    if !distinct(own, text, &mut seen) {
+                    if !distinct(own, &mut seen) {
                         return Err(corrupt(pos.word, "an object has a member name twice"));
                     }
                     names.truncate(top.names);
@@ -234,21 +237,24 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 completed(&mut frames, &mut root_done);
                 continue;
             }
-            Some(top) if top.object && top.name_next => {
-                if word_within(words, pos.word, top.end.word)? != kind::STRING {
-                    return Err(corrupt(pos.word, "a member name that is not a string"));
+            Some(top) => {
+                // A member: its name first, read here, then its value below.
+                if top.object {
+                    if word_within(words, pos.word, top.end.word)? != kind::STRING {
+                        return Err(corrupt(pos.word, "a member name that is not a string"));
+                    }
+                    let len = word_within(words, pos.word + 1, top.end.word)?;
+                    let name = string_end(text, pos.byte, len, top.end.byte)
+                        .and_then(|end| text.get(pos.byte..end))
+                        .ok_or_else(|| {
+                            corrupt(pos.word, "a member name past its container or the byte stream, or not UTF-8")
+                        })?;
+                    names.push(name);
+                    pos.word += STRING_WORDS;
+                    pos.byte += name.len();
                 }
-                let len = word_within(words, pos.word + 1, top.end.word)?;
-                let end = string_end(text, pos.byte, len, top.end.byte).ok_or_else(|| {
-                    corrupt(pos.word, "a member name past its container or the byte stream, or not UTF-8")
-                })?;
-                names.push((pos.byte, end));
-                pos.word += STRING_WORDS;
-                pos.byte = end;
-                top.name_next = false;
-                continue;
+                top.end
             }
-            Some(top) => top.end,
         };
         let at = pos.word;
         match word_within(words, at, limit.word)? {
@@ -296,7 +302,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                         format!("corrupt tape at word {at}: nested deeper than {MAX_DEPTH_CEILING}"),
                     ));
                 }
-                frames.push(Frame { object, left: len, end, name_next: true, names: names.len() });
+                frames.push(Frame { object, left: len, end, names: names.len() });
                 depth = depth.max(frames.len());
                 pos = start;
                 continue;
@@ -337,6 +343,7 @@ impl<'a> Tape<'a> {
     }
 
     /// The root node.
+    #[inline]
     pub fn root(&self) -> TapeNode<'_> {
         TapeNode { tape: self, at: Pos::default() }
     }
@@ -361,16 +368,19 @@ impl<'a> Tape<'a> {
         self.words.is_empty()
     }
 
+    #[inline]
     fn word(&self, at: usize) -> Option<u32> {
         self.words.get(at).copied()
     }
 
     /// A length word, 0 where there is none (never on a checked tape).
+    #[inline]
     fn count(&self, at: usize) -> usize {
         self.word(at).map_or(0, |word| word as usize)
     }
 
     /// The position right after the node at `at`, in O(1).
+    #[inline]
     fn skip(&self, at: Pos) -> Pos {
         match self.word(at.word) {
             Some(kind::NULL | kind::FALSE | kind::TRUE) => Pos { word: at.word + 1, ..at },
@@ -390,6 +400,7 @@ impl<'a> Tape<'a> {
     }
 
     /// The text of the string node at `at`.
+    #[inline]
     fn str_at(&self, at: Pos) -> Option<&'a str> {
         if self.word(at.word)? != kind::STRING {
             return None;
@@ -398,6 +409,7 @@ impl<'a> Tape<'a> {
         self.text.get(at.byte..at.byte.saturating_add(len))
     }
 
+    #[inline]
     fn number_at(&self, at: Pos) -> Option<TapeNumber> {
         if self.word(at.word)? != kind::NUMBER {
             return None;
@@ -414,11 +426,13 @@ pub struct TapeNode<'a> {
 }
 
 impl<'a> TapeNode<'a> {
+    #[inline]
     fn kind(&self) -> Option<u32> {
         self.tape.word(self.at.word)
     }
 
     /// What a held node carries; `None` for any other node.
+    #[inline]
     pub fn held(&self) -> Option<Held> {
         if self.kind()? != kind::HELD {
             return None;
@@ -432,6 +446,7 @@ impl<'a> TapeNode<'a> {
     }
 
     /// The string's text, borrowed from the tape.
+    #[inline]
     pub fn as_str(&self) -> Option<&'a str> {
         self.tape.str_at(self.at)
     }
@@ -470,22 +485,27 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
     type Array = TapeArray<'a>;
     type Number = TapeNumber;
 
+    #[inline]
     fn as_object(&self) -> Option<TapeObject<'a>> {
         (self.kind()? == kind::OBJECT).then_some(TapeObject { tape: self.tape, at: self.at })
     }
 
+    #[inline]
     fn as_array(&self) -> Option<TapeArray<'a>> {
         (self.kind()? == kind::ARRAY).then_some(TapeArray { tape: self.tape, at: self.at })
     }
 
+    #[inline]
     fn as_string(&self) -> Option<Cow<'a, str>> {
         self.as_str().map(Cow::Borrowed)
     }
 
+    #[inline]
     fn as_number(&self) -> Option<TapeNumber> {
         self.tape.number_at(self.at)
     }
 
+    #[inline]
     fn as_boolean(&self) -> Option<bool> {
         match self.kind()? {
             kind::FALSE => Some(false),
@@ -494,19 +514,23 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
         }
     }
 
+    #[inline]
     fn is_null(&self) -> bool {
         self.kind() == Some(kind::NULL)
     }
 
+    #[inline]
     fn is_number(&self) -> bool {
         self.kind() == Some(kind::NUMBER)
     }
 
+    #[inline]
     fn is_string(&self) -> bool {
         self.kind() == Some(kind::STRING)
     }
 
     /// A held node reports `Null` (see the module's "Held nodes").
+    #[inline]
     fn json_type(&self) -> JsonType {
         match self.kind() {
             Some(kind::FALSE | kind::TRUE) => JsonType::Boolean,
@@ -518,10 +542,12 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
         }
     }
 
+    #[inline]
     fn string_length(&self) -> Option<u64> {
         self.as_str().map(|text| text.chars().count() as u64)
     }
 
+    #[inline]
     fn string_length_within(&self, min: u64, max: u64) -> Option<bool> {
         let text = self.as_str()?;
         // A code point takes one to four bytes: the count lies in `ceil(bytes / 4)..=bytes`.
@@ -540,6 +566,7 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
         Cow::Owned(to_value(self.tape, self.at))
     }
 
+    #[inline]
     fn identity(&self) -> Option<NodeIdentity> {
         // The address of the node's kind word: each node has its own.
         let word = self.tape.words.get(self.at.word)?;
@@ -629,17 +656,20 @@ const DIGITS_BELOW: f64 = 1e21;
 
 impl TapeNumber {
     /// The `f64`.
+    #[inline]
     pub fn value(self) -> f64 {
         self.0
     }
 
     /// The exact integer, for a whole number within ±2^53 (`-0.0` is 0).
+    #[inline]
     fn small(self) -> Option<i64> {
         let value = self.0;
         (value.fract() == 0.0 && value.abs() <= EXACT).then_some(value as i64)
     }
 
     /// A whole number past 2^53 that `JSON.stringify` writes as digits.
+    #[inline]
     fn large(self) -> bool {
         let value = self.0;
         value.fract() == 0.0 && value.abs() > EXACT && value.abs() < DIGITS_BELOW
@@ -668,6 +698,7 @@ impl TapeNumber {
 }
 
 impl JsonNumber for TapeNumber {
+    #[inline]
     fn as_u64(&self) -> Option<u64> {
         match self.small() {
             Some(integer) => u64::try_from(integer).ok(),
@@ -676,6 +707,7 @@ impl JsonNumber for TapeNumber {
         }
     }
 
+    #[inline]
     fn as_i64(&self) -> Option<i64> {
         match self.small() {
             Some(integer) => Some(integer),
@@ -684,6 +716,7 @@ impl JsonNumber for TapeNumber {
         }
     }
 
+    #[inline]
     fn as_f64(&self) -> Option<f64> {
         // `-0.0` is written `0`, which parses as the integer 0.
         Some(if self.0 == 0.0 { 0.0 } else { self.0 })
@@ -697,6 +730,7 @@ impl JsonNumber for TapeNumber {
         Cow::Owned(self.number())
     }
 
+    #[inline]
     fn is_integer(&self) -> bool {
         self.0.fract() == 0.0
     }
@@ -715,6 +749,7 @@ pub struct TapeObject<'a> {
 
 impl<'a> TapeObject<'a> {
     /// The member named `key`, scanning the names and skipping each value in O(1).
+    #[inline]
     pub fn get_str(&self, key: &str) -> Option<TapeNode<'a>> {
         let tape = self.tape;
         let bytes = tape.text.as_bytes();
@@ -742,22 +777,30 @@ pub struct Members<'a> {
 impl<'a> Iterator for Members<'a> {
     type Item = (&'a str, TapeNode<'a>);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.left == 0 {
             return None;
         }
-        let Some(name) = self.tape.str_at(self.at) else {
+        // The name's kind word is `STRING` on a checked tape: only its length is read.
+        let at = self.at;
+        let value = Pos {
+            word: at.word.saturating_add(STRING_WORDS),
+            byte: at.byte.saturating_add(self.tape.count(at.word + 1)),
+            ..at
+        };
+        let Some(name) = self.tape.text.get(at.byte..value.byte) else {
             self.left = 0;
             return None;
         };
-        let value = self.tape.skip(self.at);
         self.at = self.tape.skip(value);
         self.left -= 1;
         Some((name, TapeNode { tape: self.tape, at: value }))
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, Some(self.left))
+        (self.left, Some(self.left))
     }
 }
 
@@ -766,14 +809,17 @@ impl<'a> Object<'a, TapeJson> for TapeObject<'a> {
     type MemberName = &'a str;
     type MembersIter = Members<'a>;
 
+    #[inline]
     fn len(&self) -> usize {
         self.tape.count(self.at.word + 1)
     }
 
+    #[inline]
     fn get(&self, key: &Box<str>) -> Option<TapeNode<'a>> {
         self.get_str(key)
     }
 
+    #[inline]
     fn members(&self) -> Members<'a> {
         Members { tape: self.tape, at: self.at.content(), left: self.len() }
     }
@@ -812,6 +858,7 @@ pub struct Elements<'a> {
 impl<'a> Iterator for Elements<'a> {
     type Item = TapeNode<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<TapeNode<'a>> {
         if self.left == 0 {
             return None;
@@ -822,8 +869,9 @@ impl<'a> Iterator for Elements<'a> {
         Some(node)
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, Some(self.left))
+        (self.left, Some(self.left))
     }
 }
 
@@ -838,10 +886,12 @@ impl<'a> Array<'a, TapeJson> for TapeArray<'a> {
     type Node = TapeNode<'a>;
     type ElementsIter = Elements<'a>;
 
+    #[inline]
     fn len(&self) -> usize {
         self.tape.count(self.at.word + 1)
     }
 
+    #[inline]
     fn elements(&self) -> Elements<'a> {
         Elements { tape: self.tape, at: self.at.content(), left: self.len() }
     }
@@ -1405,12 +1455,16 @@ mod tests {
         let tape_walk = best(&mut || {
             std::hint::black_box(walk::<TapeJson>(&checked(&buf).root()));
         });
+        let tape = checked(&buf);
+        let walk_only = best(&mut || {
+            std::hint::black_box(walk::<TapeJson>(&tape.root()));
+        });
         let value_walk = best(&mut || {
             std::hint::black_box(walk::<SerdeJson>(&&value));
         });
         println!(
             "tape sanity ({size} B JSON, {} nodes, {} words, {} numbers, {} bytes): encode {encode_time:?}, \
-             Tape::new {check_time:?}, Tape::new + walk {tape_walk:?}, walk of &Value {value_walk:?}",
+             Tape::new {check_time:?}, Tape::new + walk {tape_walk:?} (walk alone {walk_only:?}), walk of &Value {value_walk:?}",
             expected.0,
             buf.words.len(),
             buf.numbers.len(),
