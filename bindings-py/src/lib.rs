@@ -17,9 +17,10 @@ mod plain;
 use convert::{as_text, to_py, to_py_kept, Caps, Converter, Kept, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
+use mcp_outputs::node::Out;
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
-use mcp_outputs::routing::{Route, Routed, View};
+use mcp_outputs::routing::{Route, Routed};
 use mcp_outputs::{
     Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
 };
@@ -577,8 +578,19 @@ impl PyServerTool {
             let conn = &conn.get().inner;
             let limits = conn.limits();
             let requested = opt_value(requested_outputs, limits).or_raise(py)?;
-            // The structured payloads stay the caller's objects: validated where they are, and
-            // the result carries them as themselves.
+            // Plain values are read where they live, by the core, and the result carries the
+            // caller's own outputs and payloads (plain.rs).
+            let in_place = plain::in_place(produced, || {
+                let node = PlainNode(produced.as_borrowed());
+                self.inner
+                    .respond_node::<PyPlain, _>(conn, requested.as_ref(), node, &PlainPayloads)
+                    .map(|out| out_to_py(py, &out).map(Bound::unbind))
+            });
+            if let Some(answer) = in_place {
+                return answer.or_raise(py)?;
+            }
+            // Anything else is a snapshot. The structured payloads stay the caller's objects when
+            // plain: validated where they are, and the result carries them as themselves.
             // Produced outputs that cannot be read rank after the request's own faults (the core decides).
             let (produced, size, _, kept) =
                 convert::argument_keeping(produced, limits, mcp_outputs::payload::PRODUCED, None)
@@ -787,9 +799,10 @@ impl PyReceivedTool {
                     let selectors = self.inner.selection(requested.as_ref()).or_raise(py)?;
                     let in_place = plain::in_place(result, || {
                         let node = PlainNode(result.as_borrowed());
-                        self.inner
-                            .check_node::<PyPlain, _>(&selectors, node, &PlainPayloads)
-                            .map(|checked| plain_route_to_py(py, &self.inner.route_node(&checked, rule.as_ref())))
+                        self.inner.check_node::<PyPlain, _>(&selectors, node, &PlainPayloads).map(|checked| {
+                            let route = self.inner.route_node(&checked, rule.as_ref());
+                            out_to_py(py, &route.to_out()).map(Bound::unbind)
+                        })
                     });
                     if let Some(answer) = in_place {
                         return answer.or_raise(py)?;
@@ -837,72 +850,24 @@ fn parse_text(limits: &Limits, text: &Text<'_>) -> Result<Value, Error> {
     }
 }
 
-/// A route of the caller's plain objects as a dict: every output, payload and result the route
-/// names is handed back as the caller's own object; what the route builds around them (a
-/// legacy output, the View) is a new dict.
-fn plain_route_to_py<'r>(py: Python<'r>, route: &Route<'r, PyPlain>) -> PyResult<Py<PyAny>> {
-    if route.input_required || route.result_type.is_some() {
-        return Ok(to_py(py, &route.to_json())?.unbind());
-    }
-    let item = |routed: &Routed<'r, PyPlain>| -> PyResult<Bound<'r, PyAny>> {
-        Ok(match routed {
-            Routed::Output { value, .. } => value.object(),
-            Routed::LegacyContent(content) => {
-                let output = PyDict::new(py);
-                output.set_item("audience", "assistant")?;
-                output.set_item("format", "content")?;
-                match content {
-                    Some(content) => output.set_item("content", content.object())?,
-                    None => output.set_item("content", PyList::empty(py))?,
-                }
-                output.into_any()
+/// An answer of the core in terms of the caller's plain objects ([`Out`]) as Python objects:
+/// every node it names is handed back as the caller's own object; what the core built around
+/// them is new.
+fn out_to_py<'r>(py: Python<'r>, out: &Out<'r, PyPlain>) -> PyResult<Bound<'r, PyAny>> {
+    Ok(match out {
+        Out::Node(node) => node.object(),
+        Out::Value(value) => to_py(py, value)?,
+        Out::Object(members) => {
+            let dict = PyDict::new(py);
+            for (key, value) in members {
+                dict.set_item(key.as_ref(), out_to_py(py, value)?)?;
             }
-            Routed::LegacyStructured { audience, value } => {
-                let output = PyDict::new(py);
-                output.set_item("audience", audience.as_ref())?;
-                output.set_item("format", "structured")?;
-                output.set_item("structuredContent", value.object())?;
-                output.into_any()
-            }
-        })
-    };
-    let list = |items: &[Routed<'r, PyPlain>]| -> PyResult<Bound<'r, PyList>> {
-        PyList::new(py, items.iter().map(item).collect::<PyResult<Vec<_>>>()?)
-    };
-    let dict = PyDict::new(py);
-    dict.set_item("model", list(&route.model)?)?;
-    dict.set_item("user", list(&route.user)?)?;
-    dict.set_item("programmatic", list(&route.programmatic)?)?;
-    let extensions = PyDict::new(py);
-    for (id, outputs) in &route.extensions {
-        extensions.set_item(id.as_ref(), list(outputs)?)?;
-    }
-    dict.set_item("extensions", extensions)?;
-    let view = match &route.view {
-        None => py.None().into_bound(py),
-        Some(View::Legacy(result)) => result.object(),
-        Some(View::Projected { structured, meta, is_error }) => {
-            let view = PyDict::new(py);
-            view.set_item("content", PyList::empty(py))?;
-            view.set_item("structuredContent", structured.as_ref().map(PlainNode::object))?;
-            if let Some(meta) = meta {
-                let entry = PyDict::new(py);
-                entry.set_item(mcp_outputs::audience::APPS_EXTENSION, meta.object())?;
-                view.set_item("_meta", entry)?;
-            }
-            if *is_error {
-                view.set_item("isError", true)?;
-            }
-            view.into_any()
+            dict.into_any()
         }
-    };
-    dict.set_item("view", view)?;
-    let dropped: Vec<Value> = route.dropped.iter().map(|d| d.to_json()).collect();
-    dict.set_item("dropped", to_py(py, &Value::Array(dropped))?)?;
-    let diagnostics: Vec<Value> = route.diagnostics.iter().map(|d| json::finding(d.code(), d.path())).collect();
-    dict.set_item("diagnostics", to_py(py, &Value::Array(diagnostics))?)?;
-    dict.set_item("isError", route.is_error)?;
-    Ok(dict.into_any().unbind())
+        Out::Array(items) => {
+            PyList::new(py, items.iter().map(|item| out_to_py(py, item)).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
+    })
 }
 
 /// A route as a dict; outputs found in `originals` (the caller's result objects, as they were

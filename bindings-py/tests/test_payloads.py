@@ -142,6 +142,27 @@ def test_respond_validates_in_place_and_the_result_carries_the_payload() -> None
     assert result == json.loads(tool.respond_text(Connection("2026-12-01"), json.dumps(REQUESTED), json.dumps(produced)))
 
 
+def test_respond_reads_plain_produced_outputs_where_they_live() -> None:
+    # Issue 21: the core reads the caller's dict in place, and the result names the caller's own
+    # output objects; one non-plain value anywhere (a tuple) makes the whole answer a snapshot.
+    tool = ServerTool.declare(TOOL)
+    text = {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "x"}]}
+    output = {"audience": "programmatic", "format": "structured", "structuredContent": {"items": [{"id": "c1"}]}}
+    request = [{"audience": "assistant", "format": "content"}, {"audience": "programmatic", "format": "structured"}]
+    result = tool.respond(Connection("2026-12-01"), request, {"outputs": [output, text]})
+    assert result["outputs"][0] is text and result["outputs"][1] is output
+    assert result == json.loads(tool.respond_text(Connection("2026-12-01"), json.dumps(request), json.dumps({"outputs": [output, text]})))
+    tupled = {"audience": "assistant", "format": "content", "content": ({"type": "text", "text": "x"},)}
+    snapshot = tool.respond(Connection("2026-12-01"), request, {"outputs": [output, tupled]})
+    assert snapshot["outputs"][0] is not tupled and snapshot["outputs"][0]["content"] == [{"type": "text", "text": "x"}]
+    assert snapshot["outputs"][1] is not output and snapshot["outputs"][1] == output
+    # Legacy blocks the revision carries as they are stay the caller's; projected ones are new.
+    audio = {"type": "audio", "data": "AA==", "mimeType": "audio/wav"}
+    legacy = tool.respond(Connection("2024-11-05"), None, {"outputs": [dict(text, content=[text["content"][0], audio])]})
+    assert legacy["content"][0] is text["content"][0]
+    assert legacy["content"][1] == {"type": "text", "text": "[audio: audio/wav]"}
+
+
 @pytest.mark.parametrize("version", ["2025-06-18", "2025-03-26"])
 def test_legacy_respond_wraps_and_mirrors_the_callers_payload(version: str) -> None:
     # A non-object source: wrapped as {"result": ...} for 2025 revisions, mirrored as text.

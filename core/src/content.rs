@@ -2,10 +2,12 @@
 //! per-revision projection of blocks a legacy revision cannot carry (LEG-6).
 
 use crate::error::{pointer_index, pointer_push, Error, Result};
-use crate::fields::Field;
-use crate::node::{field, string_member, Array as _, Member, Node as _, NodeOf, Object as _, SerdeJson, Source};
+use crate::node::{
+    field, string_member, Array as _, ArrayOf, Member, Node as _, NodeOf, Object as _, Out, SerdeJson, Source,
+};
 use crate::version::ProtocolVersion;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use std::borrow::Cow;
 
 /// Checks a `ContentBlock[]` value of a `version` result; `path` is the JSON Pointer of the
 /// array. A block type the revision does not define is `malformed` (CONT-2).
@@ -121,33 +123,59 @@ pub fn annotation_conflicts_in<'v, F: Source>(block: &NodeOf<'v, F>, audience: &
 /// block that keeps the original's annotations; revisions before 2025-06-18 lose
 /// `annotations.lastModified`.
 pub fn project_blocks(blocks: &[Value], version: ProtocolVersion) -> Vec<Value> {
-    blocks.iter().map(|b| project_block(b, version)).collect()
+    blocks.iter().map(|b| project_block::<SerdeJson>(&b, version).into_value()).collect()
 }
 
-fn project_block(block: &Value, version: ProtocolVersion) -> Value {
+/// [`project_blocks`] of a node of any representation: a block the revision carries as it is
+/// stays the caller's own node.
+pub fn project_blocks_in<'v, F: Source>(blocks: &ArrayOf<'v, F>, version: ProtocolVersion) -> Vec<Out<'v, F>> {
+    blocks.elements().map(|b| project_block::<F>(&b, version)).collect()
+}
+
+fn project_block<'v, F: Source>(block: &NodeOf<'v, F>, version: ProtocolVersion) -> Out<'v, F> {
     let Some(obj) = block.as_object() else {
-        return block.clone();
+        return Out::Node(block.clone());
     };
-    let kind = obj.field("type").and_then(Value::as_str).unwrap_or_default();
-    let text = |s: String| -> Value {
-        let mut out = Map::new();
-        out.insert("type".into(), Value::from("text"));
-        out.insert("text".into(), Value::from(s));
-        if let Some(ann) = obj.field("annotations") {
-            out.insert("annotations".into(), ann.clone());
+    let names = F::names();
+    let kind = obj.get(&names.kind).and_then(|k| k.as_string()).unwrap_or_default();
+    let text = |s: String| -> Out<'v, F> {
+        let mut out = vec![Out::member("type", "text"), Out::member("text", s)];
+        if let Some(ann) = obj.get(&names.annotations) {
+            out.push((Cow::Borrowed("annotations"), without_last_modified::<F>(ann, version)));
         }
-        Value::Object(out)
+        Out::Object(out)
     };
-    let str_of = |key: &str| obj.field(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-    let mut projected = match kind {
-        "resource_link" if !version.has_resource_link() => text(format!("{}: {}", str_of("name"), str_of("uri"))),
-        "audio" if !version.has_audio() => text(format!("[audio: {}]", str_of("mimeType"))),
-        _ => block.clone(),
-    };
-    if !version.has_last_modified() {
-        if let Some(ann) = projected.get_mut("annotations").and_then(Value::as_object_mut) {
-            ann.remove("lastModified");
+    let str_of = |key: &F::PreparedKey| obj.get(key).and_then(|v| v.as_string()).unwrap_or_default().into_owned();
+    match kind.as_ref() {
+        "resource_link" if !version.has_resource_link() => {
+            text(format!("{}: {}", str_of(&names.name), str_of(&names.uri)))
         }
+        "audio" if !version.has_audio() => text(format!("[audio: {}]", str_of(&names.mime_type))),
+        _ => match obj.get(&names.annotations) {
+            Some(ann) if !version.has_last_modified() && has_last_modified::<F>(&ann) => Out::Object(
+                obj.members()
+                    .map(|(k, v)| {
+                        let k: Cow<'v, str> = k.into();
+                        let v = if k == "annotations" { without_last_modified::<F>(v, version) } else { Out::Node(v) };
+                        (k, v)
+                    })
+                    .collect(),
+            ),
+            _ => Out::Node(block.clone()),
+        },
     }
-    projected
+}
+
+fn has_last_modified<'v, F: Source>(annotations: &NodeOf<'v, F>) -> bool {
+    annotations.as_object().is_some_and(|a| a.members().any(|(k, _)| k.as_ref() == "lastModified"))
+}
+
+/// `annotations` as `version` carries it: without `lastModified` before 2025-06-18.
+fn without_last_modified<'v, F: Source>(annotations: NodeOf<'v, F>, version: ProtocolVersion) -> Out<'v, F> {
+    match annotations.as_object() {
+        Some(a) if !version.has_last_modified() && has_last_modified::<F>(&annotations) => Out::Object(
+            a.members().filter(|(k, _)| k.as_ref() != "lastModified").map(|(k, v)| (k.into(), Out::Node(v))).collect(),
+        ),
+        _ => Out::Node(annotations),
+    }
 }

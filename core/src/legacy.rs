@@ -6,7 +6,8 @@ use crate::audience::{Audience, Format, Registry, Selector};
 use crate::connection::Connection;
 use crate::declaration::{Declaration, Variant};
 use crate::error::{pointer_push, Error, Result};
-use crate::payload::Payloads;
+use crate::node::{NodeOf, Out, Source};
+use crate::payload::PayloadsIn;
 use crate::schema::{wrap_schema, CompiledSchema};
 use crate::version::LegacyStructured;
 use serde_json::{Map, Value};
@@ -158,39 +159,36 @@ impl<'t> Projection<'t> {
     }
 
     /// Builds the legacy `structuredContent` for a produced value (already validated), and the
-    /// mirror text block to append to `content`, if any.
-    pub fn structured(
+    /// mirror text block to append to `content`, if any. The value sent is the caller's own
+    /// payload, or an object the core builds around it (`{"result": payload}`).
+    pub fn structured_in<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
         &self,
-        value: &Value,
+        value: &NodeOf<'v, F>,
         mirror_objects: bool,
-        payloads: &dyn Payloads,
-    ) -> Result<Option<(Value, Option<Value>)>> {
+        payloads: &P,
+    ) -> Result<Option<(Out<'v, F>, Option<Value>)>> {
         let is_object = payloads.is_object(value);
         if self.objects_only && !is_object {
             return Ok(None);
         }
         // `wrapped`: whether the payload is sent as `{"result": payload}`.
-        let (sent, wrapped) = match self.carriage {
+        let wrapped = match self.carriage {
             LegacyStructured::None => return Ok(None),
-            LegacyStructured::Any => (value.clone(), false),
+            LegacyStructured::Any => false,
             // An error value is not validated, so it may not fit an object-rooted schema: these
             // revisions carry objects only, so such a value is not sent at all.
             LegacyStructured::ObjectOnly if self.schema.is_some_and(|s| s.is_object_rooted()) && !is_object => {
                 return Ok(None)
             }
-            LegacyStructured::ObjectOnly => {
-                let wrap = match self.schema {
-                    Some(schema) => !schema.is_object_rooted(),
-                    None => !is_object,
-                };
-                if wrap {
-                    let mut map = Map::new();
-                    map.insert("result".into(), value.clone());
-                    (Value::Object(map), true)
-                } else {
-                    (value.clone(), false)
-                }
-            }
+            LegacyStructured::ObjectOnly => match self.schema {
+                Some(schema) => !schema.is_object_rooted(),
+                None => !is_object,
+            },
+        };
+        let sent = if wrapped {
+            Out::Object(vec![(std::borrow::Cow::Borrowed("result"), Out::Node(value.clone()))])
+        } else {
+            Out::Node(value.clone())
         };
         let sent_object = wrapped || is_object;
         let mirror = if self.mirrorable && (mirror_objects || !sent_object) {
@@ -223,11 +221,11 @@ pub(crate) fn legacy_tool(tool: &Map<String, Value>, projection: &Projection<'_>
 }
 
 /// The produced payload of the source variant, validated against the advertised schema.
-pub(crate) fn validate_source(
+pub(crate) fn validate_source<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
     projection: &Projection<'_>,
-    value: &Value,
+    value: &NodeOf<'v, F>,
     path: &str,
-    payloads: &dyn Payloads,
+    payloads: &P,
 ) -> Result<()> {
     match projection.schema {
         Some(schema) => {

@@ -135,6 +135,63 @@ pub fn stringify<'v, F: Json>(node: &NodeOf<'v, F>) -> String {
     crate::jsontext::stringify_node::<F, _>(node).unwrap_or_else(|| crate::jsontext::stringify(&node.to_value()))
 }
 
+/// An answer of the per-call path (a route, a responded result) in terms of the caller's value:
+/// the one mechanism by which every binding hands back its caller's own objects. Each
+/// [`Out::Node`] is a node of the caller's value, handed back as it is; everything else the core
+/// built. [`Out::to_value`] is the answer as a `serde_json::Value`.
+pub enum Out<'v, F: Json> {
+    /// A node of the caller's value.
+    Node(NodeOf<'v, F>),
+    /// A value the core built.
+    Value(serde_json::Value),
+    /// An object the core built around what it holds, members in order.
+    Object(Vec<(Cow<'v, str>, Out<'v, F>)>),
+    /// An array the core built.
+    Array(Vec<Out<'v, F>>),
+}
+
+impl<'v, F: Json> Out<'v, F> {
+    /// The answer as a value: the caller's nodes copied (borrowed ones cloned).
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Out::Node(node) => node.to_value().into_owned(),
+            Out::Value(value) => value.clone(),
+            Out::Object(members) => {
+                serde_json::Value::Object(members.iter().map(|(k, v)| (k.clone().into_owned(), v.to_value())).collect())
+            }
+            Out::Array(items) => serde_json::Value::Array(items.iter().map(Out::to_value).collect()),
+        }
+    }
+
+    /// The answer as a value, moving what the core built.
+    pub fn into_value(self) -> serde_json::Value {
+        match self {
+            Out::Node(node) => node.to_value().into_owned(),
+            Out::Value(value) => value,
+            Out::Object(members) => {
+                serde_json::Value::Object(members.into_iter().map(|(k, v)| (k.into_owned(), v.into_value())).collect())
+            }
+            Out::Array(items) => serde_json::Value::Array(items.into_iter().map(Out::into_value).collect()),
+        }
+    }
+
+    /// An object member `key` built from a string.
+    pub(crate) fn member(key: &'static str, value: impl Into<serde_json::Value>) -> (Cow<'v, str>, Out<'v, F>) {
+        (Cow::Borrowed(key), Out::Value(value.into()))
+    }
+}
+
+impl<F: Json> std::fmt::Debug for Out<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Out::Node(_) => f.write_str("Node"),
+            Out::Value(value) => write!(f, "{value}"),
+            Out::Object(members) => f.debug_map().entries(members.iter().map(|(k, v)| (k, v))).finish(),
+            Out::Array(items) => f.debug_list().entries(items).finish(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

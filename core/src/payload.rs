@@ -283,6 +283,13 @@ mod tests {
                         for is_error in [false, true] {
                             let produced = json!({"outputs": [text, output], "isError": is_error});
                             let plain = outcome(server.respond(&conn, requested.as_ref(), Produced::new(&produced)));
+                            // The answer in terms of the caller's value is the same result.
+                            let named = outcome(
+                                server
+                                    .respond_node::<SerdeJson, _>(&conn, requested.as_ref(), &produced, &InPlace)
+                                    .map(crate::node::Out::into_value),
+                            );
+                            assert_eq!(plain, named, "respond_node {version} {produced}");
                             let (envelope, table) = split(&produced, PRODUCED);
                             assert_eq!(table.payloads.len(), 1);
                             let held = outcome(server.respond(
@@ -298,6 +305,11 @@ mod tests {
                                         host.route_with(requested.as_ref(), rule.as_ref(), &result)
                                             .map(|r| r.to_json()),
                                     );
+                                    let named = outcome(
+                                        host.route_with(requested.as_ref(), rule.as_ref(), &result)
+                                            .map(|r| r.to_out().into_value()),
+                                    );
+                                    assert_eq!(plain, named, "route to_out {version} {result}");
                                     let (envelope, table) = split(&result, RESULT);
                                     let held = outcome(
                                         host.route_with_in(requested.as_ref(), rule.as_ref(), &envelope, &table)

@@ -7,7 +7,7 @@ use crate::client::{CheckedResult, ReceivedTool, ResultKind};
 use crate::content::annotation_conflicts_in;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
-use crate::node::{field, Array as _, Node as _, NodeOf, Object as _, SerdeJson, Source};
+use crate::node::{field, Array as _, Node as _, NodeOf, Object as _, Out, SerdeJson, Source};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
@@ -441,6 +441,79 @@ impl<'r, F: Source> Route<'r, F> {
             Some((_, list)) => list.push(output),
             None => self.extensions.push((id, vec![output])),
         }
+    }
+}
+
+impl<'r, F: Source> Routed<'r, F> {
+    /// The output as an answer in terms of the caller's value ([`Out`]): the output itself, or
+    /// the one the route builds around the result's own value.
+    pub fn to_out(&self) -> Out<'r, F> {
+        match self {
+            Routed::Output { value, .. } => Out::Node(value.clone()),
+            Routed::LegacyContent(content) => Out::Object(vec![
+                Out::member("audience", "assistant"),
+                Out::member("format", "content"),
+                (
+                    Cow::Borrowed("content"),
+                    content.as_ref().map_or(Out::Value(Value::Array(Vec::new())), |c| Out::Node(c.clone())),
+                ),
+            ]),
+            Routed::LegacyStructured { audience, value } => Out::Object(vec![
+                (Cow::Borrowed("audience"), Out::Value(Value::from(audience.as_ref()))),
+                Out::member("format", "structured"),
+                (Cow::Borrowed("structuredContent"), Out::Node(value.clone())),
+            ]),
+        }
+    }
+}
+
+impl<'r, F: Source> View<'r, F> {
+    /// The View payload as an answer in terms of the caller's value ([`Out`]).
+    pub fn to_out(&self) -> Out<'r, F> {
+        match self {
+            View::Legacy(result) => Out::Node(result.clone()),
+            View::Projected { structured, meta, is_error } => {
+                let mut members = vec![
+                    Out::member("content", Value::Array(Vec::new())),
+                    (Cow::Borrowed("structuredContent"), structured.clone().map_or(Out::Value(Value::Null), Out::Node)),
+                ];
+                if let Some(meta) = meta {
+                    members.push((
+                        Cow::Borrowed("_meta"),
+                        Out::Object(vec![(Cow::Borrowed(APPS_EXTENSION), Out::Node(meta.clone()))]),
+                    ));
+                }
+                if *is_error {
+                    members.push(Out::member("isError", true));
+                }
+                Out::Object(members)
+            }
+        }
+    }
+}
+
+impl<'r, F: Source> Route<'r, F> {
+    /// The JSON form of [`Route::to_json`] in terms of the caller's value ([`Out`]): every
+    /// routed output, payload and result is the caller's own node; a binding hands them back as
+    /// its caller's objects.
+    pub fn to_out(&self) -> Out<'r, F> {
+        if self.input_required || self.result_type.is_some() {
+            return Out::Value(self.to_json());
+        }
+        let list = |items: &[Routed<'r, F>]| Out::Array(items.iter().map(Routed::to_out).collect());
+        let extensions = self.extensions.iter().map(|(id, outputs)| (id.clone(), list(outputs))).collect();
+        let diagnostics: Vec<Value> =
+            self.diagnostics.iter().map(|d| crate::json::finding(d.code(), d.path())).collect();
+        Out::Object(vec![
+            (Cow::Borrowed("model"), list(&self.model)),
+            (Cow::Borrowed("user"), list(&self.user)),
+            (Cow::Borrowed("programmatic"), list(&self.programmatic)),
+            (Cow::Borrowed("extensions"), Out::Object(extensions)),
+            (Cow::Borrowed("view"), self.view.as_ref().map_or(Out::Value(Value::Null), View::to_out)),
+            Out::member("dropped", self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>()),
+            Out::member("diagnostics", diagnostics),
+            Out::member("isError", self.is_error),
+        ])
     }
 }
 

@@ -3,16 +3,17 @@
 
 use crate::audience::Selector;
 use crate::connection::{Config, Connection};
-use crate::content::project_blocks;
+use crate::content::project_blocks_in;
 use crate::declaration::{check_tool_basics, Declaration, Judge, Warning};
 use crate::error::{Error, ErrorCode, Result, ServerArgument};
 use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
-use crate::node::SerdeJson;
+use crate::node::{Array as _, Node as _, NodeOf, Object as _, ObjectOf, Out, SerdeJson, Source};
 use crate::output::{read_raw, RawOutput};
-use crate::payload::{Payloads, PlainJson};
+use crate::payload::{Payloads, PayloadsIn, PlainJson};
 use crate::selection;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A tool declaration validated and compiled once (every schema compiled a single time),
@@ -136,17 +137,48 @@ impl ServerTool {
         self.assemble(conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))
     }
 
+    /// [`ServerTool::respond`] of what a tool produced, in any representation (`crate::node`),
+    /// read where it lives (see [`ServerTool::assemble_node`]), with `respond`'s codes.
+    pub fn respond_node<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        conn: &Connection,
+        requested: Option<&Value>,
+        produced: NodeOf<'v, F>,
+        payloads: &P,
+    ) -> Result<Out<'v, F>> {
+        let selectors = self.select(conn, requested)?;
+        self.assemble_node(conn, &selectors, produced, payloads).map_err(|e| ServerArgument::Tool.fault(e))
+    }
+
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].
     pub fn assemble(&self, conn: &Connection, selectors: &[Selector], produced: Produced<'_>) -> Result<Value> {
-        let produced = ProducedParts::read(produced.value, produced.payloads, conn)?;
+        Ok(self.assemble_node::<SerdeJson, _>(conn, selectors, produced.value, produced.payloads)?.into_value())
+    }
+
+    /// [`ServerTool::assemble`] of what a tool produced, in any representation (`crate::node`),
+    /// read where it lives: the result names the caller's own outputs, blocks and payloads
+    /// ([`Out::Node`]) around what the core builds. Faults are the tool's, as `assemble`'s.
+    pub fn assemble_node<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        conn: &Connection,
+        selectors: &[Selector],
+        produced: NodeOf<'v, F>,
+        payloads: &P,
+    ) -> Result<Out<'v, F>> {
+        let produced = ProducedParts::read(produced, conn)?;
         if conn.version().is_legacy() {
-            self.assemble_legacy(conn, &produced)
+            self.assemble_legacy(conn, &produced, payloads)
         } else {
-            self.assemble_outputs(selectors, &produced)
+            self.assemble_outputs(selectors, &produced, payloads)
         }
     }
 
-    fn assemble_outputs(&self, selectors: &[Selector], produced: &ProducedParts<'_>) -> Result<Value> {
+    fn assemble_outputs<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        selectors: &[Selector],
+        produced: &ProducedParts<'v, '_, F>,
+        payloads: &P,
+    ) -> Result<Out<'v, F>> {
         let mut outputs = Vec::with_capacity(selectors.len());
         let mut sent: Vec<&str> = Vec::with_capacity(selectors.len());
         for selector in selectors {
@@ -164,10 +196,10 @@ impl ServerTool {
             if !produced.is_error {
                 // ERR-2: error outputs are not held to the success schema.
                 if let Some(variant) = self.declaration.get(selector) {
-                    output.check_success(variant, produced.payloads)?;
+                    output.check_success(variant, payloads)?;
                 }
             }
-            outputs.push(output.value.clone());
+            outputs.push(Out::Node(output.value.clone()));
             sent.push(selector.audience.as_str());
         }
         if outputs.is_empty() {
@@ -177,14 +209,17 @@ impl ServerTool {
                 "the tool produced none of the requested error representations",
             ));
         }
-        let mut result = Map::new();
-        result.insert("resultType".into(), Value::from("complete"));
-        result.insert("outputs".into(), Value::Array(outputs));
+        let mut result = vec![Out::member("resultType", "complete"), (Cow::Borrowed("outputs"), Out::Array(outputs))];
         produced.finish(&mut result, |extension| sent.contains(&extension));
-        Ok(Value::Object(result))
+        Ok(Out::Object(result))
     }
 
-    fn assemble_legacy(&self, conn: &Connection, produced: &ProducedParts<'_>) -> Result<Value> {
+    fn assemble_legacy<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        conn: &Connection,
+        produced: &ProducedParts<'v, '_, F>,
+        payloads: &P,
+    ) -> Result<Out<'v, F>> {
         let fallback = Selector::fallback();
         let assistant = match produced.find(&fallback)? {
             Some(output) => output,
@@ -206,10 +241,13 @@ impl ServerTool {
         assistant.check_shape(fallback.format)?;
         if !produced.is_error {
             if let Some(variant) = self.declaration.get(&fallback) {
-                assistant.check_success(variant, produced.payloads)?;
+                assistant.check_success(variant, payloads)?;
             }
         }
-        let mut content = project_blocks(assistant.blocks().unwrap_or_default(), conn.version());
+        let mut content = match assistant.blocks() {
+            Some(blocks) => project_blocks_in::<F>(&blocks, conn.version()),
+            None => Vec::new(),
+        };
         let projection = Projection::new(&self.declaration, &self.legacy, conn);
         let mut structured = None;
         // Revisions without structured output neither send nor validate a structured value.
@@ -228,17 +266,15 @@ impl ServerTool {
             match source {
                 Some(output) => {
                     output.check_shape(crate::audience::Format::Structured)?;
-                    if !produced.is_error {
-                        validate_source(&projection, output.structured().unwrap_or(&Value::Null), &output.path(), produced.payloads)?;
-                    }
-                    let projected = projection.structured(
-                        output.structured().unwrap_or(&Value::Null),
-                        self.legacy.mirror,
-                        produced.payloads,
-                    )?;
-                    if let Some((value, mirror)) = projected {
-                        structured = Some(value);
-                        content.extend(mirror);
+                    if let Some(value) = output.structured() {
+                        if !produced.is_error {
+                            validate_source::<F, P>(&projection, &value, &output.path(), payloads)?;
+                        }
+                        let projected = projection.structured_in::<F, P>(&value, self.legacy.mirror, payloads)?;
+                        if let Some((value, mirror)) = projected {
+                            structured = Some(value);
+                            content.extend(mirror.map(Out::Value));
+                        }
                     }
                 }
                 // LEG-7: old clients fail hard on an advertised outputSchema without a value.
@@ -252,56 +288,54 @@ impl ServerTool {
                 None => {}
             }
         }
-        let mut result = Map::new();
+        let mut result = Vec::new();
         if conn.version().has_result_type() {
-            result.insert("resultType".into(), Value::from("complete"));
+            result.push(Out::member("resultType", "complete"));
         }
-        result.insert("content".into(), Value::Array(content));
+        result.push((Cow::Borrowed("content"), Out::Array(content)));
         if let Some(value) = structured {
-            result.insert("structuredContent".into(), value);
+            result.push((Cow::Borrowed("structuredContent"), value));
         }
         let source = projection.source.filter(|_| source_produced).and_then(|v| v.selector.audience.extension());
         produced.finish(&mut result, |extension| source == Some(extension));
-        Ok(Value::Object(result))
+        Ok(Out::Object(result))
     }
 }
 
 /// The parts of a `produced` object, type-checked.
-struct ProducedParts<'v> {
-    outputs: Vec<RawOutput<'v>>,
+struct ProducedParts<'v, 'c, F: Source> {
+    outputs: Vec<RawOutput<'v, F>>,
     is_error: bool,
-    meta: Option<&'v Map<String, Value>>,
-    conn: &'v Connection,
-    payloads: &'v dyn Payloads,
+    meta: Option<ObjectOf<'v, F>>,
+    conn: &'c Connection,
 }
 
-impl<'v> ProducedParts<'v> {
-    fn read(value: &'v Value, payloads: &'v dyn Payloads, conn: &'v Connection) -> Result<Self> {
+impl<'v, 'c, F: Source> ProducedParts<'v, 'c, F> {
+    fn read(value: NodeOf<'v, F>, conn: &'c Connection) -> Result<Self> {
+        let names = F::names();
         let limits = conn.limits();
-        limits.check_value(value, "")?;
+        limits.check_node::<F>(&value, 1, "")?;
         let obj = value.as_object().ok_or_else(|| Error::malformed("", "produced must be an object"))?;
-        let list = match obj.field("outputs") {
-            Some(Value::Array(list)) => list,
-            _ => return Err(Error::malformed("/outputs", "produced.outputs must be an array")),
-        };
+        let list = obj
+            .get(&names.outputs)
+            .and_then(|list| list.as_array())
+            .ok_or_else(|| Error::malformed("/outputs", "produced.outputs must be an array"))?;
         limits.check_count(list.len(), limits.max_variants, "/outputs", "produced outputs")?;
-        let outputs = list.iter().enumerate().map(|(i, item)| read_raw::<SerdeJson>(item, i)).collect::<Result<_>>()?;
-        let is_error = match obj.field("isError") {
+        let outputs = list.elements().enumerate().map(|(i, item)| read_raw::<F>(item, i)).collect::<Result<_>>()?;
+        let is_error = match obj.get(&names.is_error) {
             None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(Error::malformed("/isError", "isError must be a boolean")),
+            Some(node) => node.as_boolean().ok_or_else(|| Error::malformed("/isError", "isError must be a boolean"))?,
         };
-        let meta = match obj.field("_meta") {
+        let meta = match obj.get(&names.meta) {
             None => None,
-            Some(Value::Object(meta)) => Some(meta),
-            Some(_) => return Err(Error::malformed("/_meta", "_meta must be an object")),
+            Some(node) => Some(node.as_object().ok_or_else(|| Error::malformed("/_meta", "_meta must be an object"))?),
         };
-        Ok(ProducedParts { outputs, is_error, meta, conn, payloads })
+        Ok(ProducedParts { outputs, is_error, meta, conn })
     }
 
     /// The one produced output for `selector`; two for the same selector is `malformed`
     /// (the server cannot choose).
-    fn find(&self, selector: &Selector) -> Result<Option<&RawOutput<'v>>> {
+    fn find(&self, selector: &Selector) -> Result<Option<&RawOutput<'v, F>>> {
         let mut matches = self.outputs.iter().filter(|o| o.is(selector));
         let first = matches.next();
         if let Some(second) = matches.next() {
@@ -314,11 +348,11 @@ impl<'v> ProducedParts<'v> {
     /// a registered extension's `metaKey` entry is sent only when that extension is negotiated
     /// and `delivered(extension id)` says its data is in this response; every other key passes
     /// unchanged, and `_meta` is present exactly when the tool produced one (maybe `{}`).
-    fn finish(&self, result: &mut Map<String, Value>, delivered: impl Fn(&str) -> bool) {
+    fn finish(&self, result: &mut Vec<(Cow<'v, str>, Out<'v, F>)>, delivered: impl Fn(&str) -> bool) {
         if self.is_error {
-            result.insert("isError".into(), Value::Bool(true));
+            result.push(Out::member("isError", true));
         }
-        let Some(meta) = self.meta else {
+        let Some(meta) = &self.meta else {
             return;
         };
         let definitions = self.conn.config().registry.definitions();
@@ -327,8 +361,7 @@ impl<'v> ProducedParts<'v> {
             owners.peek().is_none()
                 || owners.any(|d| self.conn.negotiated_extension(&d.id).is_some() && delivered(&d.id))
         };
-        let sent: Map<String, Value> =
-            meta.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-        result.insert("_meta".into(), Value::Object(sent));
+        let sent = meta.members().filter(|(k, _)| keep(k.as_ref())).map(|(k, v)| (k.into(), Out::Node(v))).collect();
+        result.push((Cow::Borrowed("_meta"), Out::Object(sent)));
     }
 }
