@@ -945,6 +945,14 @@ impl TapeBuf {
         header
     }
 
+    /// Closes a container whose length was not known when it opened.
+    fn close_with(&mut self, header: Pos, len: usize) {
+        if let Some(slot) = self.words.get_mut(header.word + 1) {
+            *slot = Self::len32(len);
+        }
+        self.close(header);
+    }
+
     fn close(&mut self, header: Pos) {
         let end = self.pos();
         let start = header.content();
@@ -1015,6 +1023,152 @@ pub fn encode(value: &Value) -> TapeBuf {
                 }
             },
         }
+    }
+}
+
+// ---- JSON text straight to a tape --------------------------------------------------------------
+
+/// The tape of JSON `text`, parsed straight into the streams by `serde_json` (no `Value` tree):
+/// the same tape as `encode(&serde_json::from_str(text)?)`. An object that names a member twice
+/// is rare enough to take that road instead (the last value at the first place, as `serde_json`
+/// keeps it). `malformed` for text that is not JSON; `limit-exceeded` past
+/// [`MAX_DEPTH_CEILING`], found by a scan before parsing. The parser recurses as deep as the
+/// text nests, as [`crate::Limits::parse_text`] does.
+pub fn encode_text(text: &str) -> Result<TapeBuf> {
+    if crate::limits::max_nesting(text.as_bytes()) > MAX_DEPTH_CEILING {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            "",
+            format!("JSON text nested deeper than {MAX_DEPTH_CEILING} levels"),
+        ));
+    }
+    let not_json = |fault: serde_json::Error| Error::malformed("", format!("not valid JSON: {fault}"));
+    let mut de = serde_json::Deserializer::from_str(text);
+    // The scan above bounds the depth.
+    de.disable_recursion_limit();
+    let mut buf = TapeBuf::default();
+    let mut twice = false;
+    let seed = Writer { buf: &mut buf, depth: 0, twice: &mut twice };
+    serde::de::DeserializeSeed::deserialize(seed, &mut de).and_then(|()| de.end()).map_err(not_json)?;
+    if twice {
+        let value: Value = serde_json::from_str(text).map_err(not_json)?;
+        return Ok(encode(&value));
+    }
+    Ok(buf)
+}
+
+/// Writes one value of the parser's into the tape.
+struct Writer<'b> {
+    buf: &'b mut TapeBuf,
+    /// Containers open around the value.
+    depth: usize,
+    /// Set when an object names a member twice.
+    twice: &'b mut bool,
+}
+
+impl Writer<'_> {
+    fn inner(&mut self) -> Writer<'_> {
+        Writer { buf: self.buf, depth: self.depth + 1, twice: self.twice }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Writer<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> std::result::Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+/// Writes a member name into the tape, answering its byte range.
+struct NameWriter<'b>(&'b mut TapeBuf);
+
+impl<'de> serde::de::DeserializeSeed<'de> for NameWriter<'_> {
+    type Value = (usize, usize);
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> std::result::Result<(usize, usize), D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NameWriter<'_> {
+    type Value = (usize, usize);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E>(self, name: &str) -> std::result::Result<(usize, usize), E> {
+        let start = self.0.text.len();
+        self.0.string(name);
+        Ok((start, self.0.text.len()))
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Writer<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<(), E> {
+        self.buf.words.push(kind::NULL);
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, value: bool) -> std::result::Result<(), E> {
+        self.buf.words.push(if value { kind::TRUE } else { kind::FALSE });
+        Ok(())
+    }
+
+    // As `Number::as_f64` reads what `serde_json` parsed.
+    fn visit_i64<E>(self, value: i64) -> std::result::Result<(), E> {
+        self.buf.number(value as f64);
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, value: u64) -> std::result::Result<(), E> {
+        self.buf.number(value as f64);
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, value: f64) -> std::result::Result<(), E> {
+        self.buf.number(value);
+        Ok(())
+    }
+
+    fn visit_str<E>(self, value: &str) -> std::result::Result<(), E> {
+        self.buf.string(value);
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(mut self, mut items: A) -> std::result::Result<(), A::Error> {
+        let header = self.buf.open(kind::ARRAY, 0);
+        self.buf.depth = self.buf.depth.max(self.depth + 1);
+        let mut len = 0_usize;
+        while items.next_element_seed(self.inner())?.is_some() {
+            len += 1;
+        }
+        self.buf.close_with(header, len);
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(mut self, mut members: A) -> std::result::Result<(), A::Error> {
+        let header = self.buf.open(kind::OBJECT, 0);
+        self.buf.depth = self.buf.depth.max(self.depth + 1);
+        let mut names = Vec::new();
+        while let Some(name) = members.next_key_seed(NameWriter(self.buf))? {
+            names.push(name);
+            members.next_value_seed(self.inner())?;
+        }
+        let text = &self.buf.text;
+        let slices: Vec<&str> = names.iter().map(|&(start, end)| text.get(start..end).unwrap_or("")).collect();
+        if !distinct(&slices, &mut HashSet::new()) {
+            *self.twice = true;
+        }
+        self.buf.close_with(header, names.len());
+        Ok(())
     }
 }
 
@@ -1240,6 +1394,47 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn text_straight_to_a_tape(value in value(), pretty in any::<bool>()) {
+            let text = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
+            let buf = encode_text(&text).unwrap();
+            prop_assert_eq!(&buf, &encode(&value));
+            prop_assert_eq!(checked(&buf).root().to_value().into_owned(), value);
+        }
+    }
+
+    #[test]
+    fn text_as_serde_json_reads_it() {
+        for text in [
+            "1.0",
+            "-0",
+            "-1e-400",
+            "12345678901234567890123",
+            "18446744073709551615",
+            "-9223372036854775808",
+            r#"{"a": 1, "b": [true, false, null, "\u00e9\ud83e\udd80"], "a": {"c": 2}}"#,
+            r#"[{"x": 1, "x": 2}, {"y": []}]"#,
+            r#"{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":"again"}"#,
+            "  [ ]  ",
+            "{}",
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let buf = encode_text(text).unwrap();
+            assert_eq!(buf, encode(&value), "{text}");
+            assert!(Tape::new(&buf.words, &buf.numbers, buf.text.as_bytes()).is_ok(), "{text}");
+        }
+        for text in ["", "1e400", "[1,]", "{\"a\" 1}", "nul", "[1] 2", "\"\\ud800\"", "[\"a\"", "{\"a\": 1"] {
+            assert_eq!(encode_text(text).unwrap_err().code(), ErrorCode::Malformed, "{text}");
+        }
+        let deep = "[".repeat(MAX_DEPTH_CEILING) + &"]".repeat(MAX_DEPTH_CEILING);
+        assert_eq!(checked(&encode_text(&deep).unwrap()).depth(), MAX_DEPTH_CEILING);
+        let deeper = "[".repeat(MAX_DEPTH_CEILING + 1) + &"]".repeat(MAX_DEPTH_CEILING + 1);
+        assert_eq!(encode_text(&deeper).unwrap_err().code(), ErrorCode::LimitExceeded);
+    }
+
     fn refused(words: &[u32], numbers: &[f64], bytes: &[u8]) -> Error {
         Tape::new(words, numbers, bytes).unwrap_err()
     }
@@ -1455,6 +1650,16 @@ mod tests {
         let tape_walk = best(&mut || {
             std::hint::black_box(walk::<TapeJson>(&checked(&buf).root()));
         });
+        let text = value.to_string();
+        let text_to_tape = best(&mut || {
+            std::hint::black_box(encode_text(&text).unwrap());
+        });
+        let text_to_value = best(&mut || {
+            std::hint::black_box(serde_json::from_str::<Value>(&text).unwrap());
+        });
+        println!(
+            "tape sanity: text to tape (encode_text) {text_to_tape:?}, text to Value (serde_json) {text_to_value:?}"
+        );
         let tape = checked(&buf);
         let walk_only = best(&mut || {
             std::hint::black_box(walk::<TapeJson>(&tape.root()));
