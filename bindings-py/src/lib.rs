@@ -14,18 +14,17 @@ mod convert;
 mod payload;
 mod plain;
 
-use convert::{as_text, to_py, to_py_kept, Caps, Converter, Kept, Text};
+use convert::{as_text, to_py, Caps, Converter, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::node::Out;
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
 use mcp_outputs::planning::Mode;
-use mcp_outputs::routing::{Route, Routed};
+
 use mcp_outputs::{
     Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
 };
 use payload::PlainPayloads;
-use payload::PySeam;
 use plain::{PlainNode, PyPlain};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -38,10 +37,6 @@ use std::sync::Arc;
 /// Inputs at least this large (the core's byte estimate) are processed with the GIL released;
 /// below it, releasing and taking the GIL back costs more than it frees.
 const DETACH_BYTES: usize = 16 * 1024;
-
-/// How many levels below a result its outputs sit (`result` → `outputs` → output), for handing
-/// back the caller's own output objects in a route.
-const ORIGINAL_LEVELS: usize = 3;
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -589,22 +584,16 @@ impl PyServerTool {
             if let Some(answer) = in_place {
                 return answer.or_raise(py)?;
             }
-            // Anything else is a snapshot. The structured payloads stay the caller's objects when
-            // plain: validated where they are, and the result carries them as themselves.
-            // Produced outputs that cannot be read rank after the request's own faults (the core decides).
-            let (produced, size, _, kept) =
-                convert::argument_keeping(produced, limits, mcp_outputs::payload::PRODUCED, None)
-                    .map_err(|fault| self.inner.respond_unread_json(conn, requested.as_ref(), fault))
-                    .or_raise(py)?;
-            let result = if kept.is_empty() {
-                run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
-            } else {
-                // Kept payloads are read with the GIL held: no detaching here.
-                let seam = PySeam::new(&kept, limits);
-                self.inner.respond(conn, requested.as_ref(), Produced::with_payloads(&produced, &seam))
-            }
-            .or_raise(py)?;
-            Ok(to_py_kept(py, &result, &kept)?.unbind())
+            // Anything else is read once, as a snapshot, and the result is built from that
+            // snapshot alone (docs/boundary.md): nothing of the caller's is handed back, so the
+            // snapshot may be read while other threads run. Produced outputs that cannot be read
+            // rank after the request's own faults (the core decides).
+            let (produced, size) = convert::argument(produced, limits)
+                .map_err(|fault| self.inner.respond_unread_json(conn, requested.as_ref(), fault))
+                .or_raise(py)?;
+            let result = run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
+                .or_raise(py)?;
+            Ok(to_py(py, &result)?.unbind())
         })
     }
 
@@ -751,17 +740,10 @@ impl PyReceivedTool {
                     if let Some(answer) = in_place {
                         return Ok(to_py(py, &answer.or_raise(py)?)?.unbind());
                     }
-                    // Anything else is checked as a snapshot. The structured payloads stay the
-                    // caller's objects when plain, validated where they are.
-                    let (value, size, _, kept) =
-                        convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, None).or_raise(py)?;
-                    if kept.is_empty() {
-                        run_sized(py, size, || checked(&value))
-                    } else {
-                        // Kept payloads are read with the GIL held: no detaching here.
-                        let seam = PySeam::new(&kept, limits);
-                        self.inner.check_in(requested.as_ref(), &value, &seam).map(|c| c.to_json())
-                    }
+                    // Anything else is read once, as a snapshot, which may be checked while other
+                    // threads run.
+                    let (value, size) = convert::argument(result, limits).or_raise(py)?;
+                    run_sized(py, size, || checked(&value))
                 }
             }
             .or_raise(py)?;
@@ -790,7 +772,7 @@ impl PyReceivedTool {
                     let route =
                         run_sized(py, text.len(), || self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed))
                             .or_raise(py)?;
-                    route_to_py(py, route, None, &Kept::default())
+                    Ok(to_py(py, &route.to_json())?.unbind())
                 }
                 None => {
                     // Plain values are read where they live, by the core, and the caller's own
@@ -807,31 +789,14 @@ impl PyReceivedTool {
                     if let Some(answer) = in_place {
                         return answer.or_raise(py)?;
                     }
-                    // Anything else: the caller's objects as converted, what is checked is what is handed back.
-                    // Outputs made only of exact JSON types are handed back as themselves, and the
-                    // structured payloads stay the caller's objects, validated where they are:
-                    // then the GIL is held from the read to the hand-back, so that no other thread
-                    // changes them in between. Anything else is handed back as the snapshot
-                    // checked (docs/boundary.md).
-                    let (value, size, recorded, kept) =
-                        convert::argument_keeping(result, limits, mcp_outputs::payload::RESULT, Some(ORIGINAL_LEVELS))
-                            .or_raise(py)?;
-                    let originals = convert::Originals::new(&value, ORIGINAL_LEVELS, recorded);
-                    let route = if kept.is_empty() && originals.is_empty() {
-                        // Nothing of the caller's is handed back: the snapshot may be read
-                        // while other threads run.
+                    // Anything else is read once, as a snapshot: what is checked is what is
+                    // handed back, and nothing of the caller's is, so the snapshot may be read
+                    // while other threads run (docs/boundary.md).
+                    let (value, size) = convert::argument(result, limits).or_raise(py)?;
+                    let route =
                         run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
-                    } else if kept.is_empty() {
-                        // The GIL is held from the read to the hand-back: no other thread can
-                        // change the originals in between.
-                        self.inner.route_with(requested.as_ref(), rule.as_ref(), &value)
-                    } else {
-                        // Kept payloads are read with the GIL held: no detaching here.
-                        let seam = PySeam::new(&kept, limits);
-                        self.inner.route_with_in(requested.as_ref(), rule.as_ref(), &value, &seam)
-                    }
-                    .or_raise(py)?;
-                    route_to_py(py, route, Some(&originals), &kept)
+                            .or_raise(py)?;
+                    Ok(to_py(py, &route.to_json())?.unbind())
                 }
             }
         })
@@ -868,48 +833,6 @@ fn out_to_py<'r>(py: Python<'r>, out: &Out<'r, PyPlain>) -> PyResult<Bound<'r, P
             PyList::new(py, items.iter().map(|item| out_to_py(py, item)).collect::<PyResult<Vec<_>>>()?)?.into_any()
         }
     })
-}
-
-/// A route as a dict; outputs found in `originals` (the caller's result objects, as they were
-/// when converted) are handed back as those objects.
-fn route_to_py<'py>(
-    py: Python<'py>,
-    route: Route<'_>,
-    originals: Option<&convert::Originals<'py>>,
-    kept: &Kept<'py>,
-) -> PyResult<Py<PyAny>> {
-    if route.input_required || route.result_type.is_some() {
-        return Ok(to_py(py, &route.to_json())?.unbind());
-    }
-    // The output lists are taken out and filled in below; the rest is as the core writes it.
-    let mut route = route;
-    let model = std::mem::take(&mut route.model);
-    let user = std::mem::take(&mut route.user);
-    let programmatic = std::mem::take(&mut route.programmatic);
-    let extensions = std::mem::take(&mut route.extensions);
-    let output = |routed: &Routed<'_>| -> PyResult<Bound<'py, PyAny>> {
-        if let Routed::Output { value, .. } = routed {
-            if let Some(found) = originals.and_then(|o| o.get(value)) {
-                return Ok(found.clone());
-            }
-        }
-        to_py_kept(py, &routed.to_value(), kept)
-    };
-    let list = |values: &mut dyn Iterator<Item = &Routed<'_>>| -> PyResult<Bound<'_, PyList>> {
-        let items = values.map(output).collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, items)
-    };
-    let rest = route.to_json();
-    let dict = to_py_kept(py, &rest, kept)?.cast_into::<PyDict>()?;
-    dict.set_item("model", list(&mut model.iter())?)?;
-    dict.set_item("user", list(&mut user.iter())?)?;
-    dict.set_item("programmatic", list(&mut programmatic.iter())?)?;
-    let ext = PyDict::new(py);
-    for (id, outputs) in &extensions {
-        ext.set_item(id.as_ref(), list(&mut outputs.iter())?)?;
-    }
-    dict.set_item("extensions", ext)?;
-    Ok(dict.into_any().unbind())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -203,8 +203,9 @@ def test_subclasses_with_lying_overrides_are_handed_back_as_the_snapshot_checked
         assert payload_of(handed) == expected
         assert json.loads(json.dumps(route["programmatic"]))[0]["structuredContent"] == expected
         if requested is BOTH:
-            # A plain sibling output is still the caller's own object.
-            assert route["model"][0] is result["outputs"][0]
+            # One value that is not plain makes the whole answer a snapshot: a plain sibling
+            # output is handed back equal to the caller's, not as the caller's own object.
+            assert route["model"][0] == result["outputs"][0] and route["model"][0] is not result["outputs"][0]
     # respond builds its result from the snapshot too.
     tool = ServerTool.declare(tool_with(SCHEMA))
     answer = tool.respond(Connection(), REQ, {"outputs": [output(payload)]})

@@ -146,20 +146,22 @@ def test_respond_reads_plain_produced_outputs_where_they_live() -> None:
     # Issue 21: the core reads the caller's dict in place, and the result names the caller's own
     # output objects; one non-plain value anywhere (a tuple) makes the whole answer a snapshot.
     tool = ServerTool.declare(TOOL)
-    text = {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "x"}]}
+    block: Dict[str, Any] = {"type": "text", "text": "x"}
+    text: Dict[str, Any] = {"audience": "assistant", "format": "content", "content": [block]}
     output = {"audience": "programmatic", "format": "structured", "structuredContent": {"items": [{"id": "c1"}]}}
     request = [{"audience": "assistant", "format": "content"}, {"audience": "programmatic", "format": "structured"}]
     result = tool.respond(Connection("2026-12-01"), request, {"outputs": [output, text]})
     assert result["outputs"][0] is text and result["outputs"][1] is output
     assert result == json.loads(tool.respond_text(Connection("2026-12-01"), json.dumps(request), json.dumps({"outputs": [output, text]})))
     tupled = {"audience": "assistant", "format": "content", "content": ({"type": "text", "text": "x"},)}
-    snapshot = tool.respond(Connection("2026-12-01"), request, {"outputs": [output, tupled]})
-    assert snapshot["outputs"][0] is not tupled and snapshot["outputs"][0]["content"] == [{"type": "text", "text": "x"}]
-    assert snapshot["outputs"][1] is not output and snapshot["outputs"][1] == output
+    snapshot: List[Any] = tool.respond(Connection("2026-12-01"), request, {"outputs": [output, tupled]})["outputs"]
+    assert snapshot[0] is not tupled and snapshot[0]["content"] == [{"type": "text", "text": "x"}]
+    assert snapshot[1] is not output and snapshot[1] == output
     # Legacy blocks the revision carries as they are stay the caller's; projected ones are new.
     audio = {"type": "audio", "data": "AA==", "mimeType": "audio/wav"}
-    legacy = tool.respond(Connection("2024-11-05"), None, {"outputs": [dict(text, content=[text["content"][0], audio])]})
-    assert legacy["content"][0] is text["content"][0]
+    blocks: List[Any] = [block, audio]
+    legacy: Dict[str, Any] = dict(tool.respond(Connection("2024-11-05"), None, {"outputs": [dict(text, content=blocks)]}))
+    assert legacy["content"][0] is blocks[0]
     assert legacy["content"][1] == {"type": "text", "text": "[audio: audio/wav]"}
 
 
@@ -374,7 +376,7 @@ def test_only_plain_json_is_kept() -> None:
     stats()
     for payload in EDGE:
         outcome(lambda: h.route(REQUESTED, result_of(payload)))
-    # Kept and validated in place: the u64 and i64 extremes, True for a number, 1.0 for an
+    # Read and validated in place: the u64 and i64 extremes, True for a number, 1.0 for an
     # integer; every other edge payload was converted.
     assert stats() == (4, 0)
 
