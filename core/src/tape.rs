@@ -1484,6 +1484,41 @@ mod tests {
         assert_eq!(encode_text(&deeper).unwrap_err().code(), ErrorCode::LimitExceeded);
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The core's generic readers answer for a tape as for its value.
+        #[test]
+        fn the_core_reads_a_tape_as_its_value(
+            value in value(),
+            depth in 1..5usize,
+            bytes in 1..200usize,
+            array in 0..6usize,
+            object in 0..6usize,
+        ) {
+            let buf = encode(&value);
+            let tape = checked(&buf);
+            let limits = crate::Limits {
+                max_depth: depth,
+                max_bytes: bytes,
+                max_array_len: array,
+                max_object_len: object,
+                ..crate::Limits::default()
+            };
+            prop_assert_eq!(
+                limits.check_node::<TapeJson>(&tape.root(), 1, "/x"),
+                limits.check_value(&value, "/x")
+            );
+            let roomy = crate::Limits::default();
+            prop_assert_eq!(roomy.check_node::<TapeJson>(&tape.root(), 1, ""), roomy.check_value(&value, ""));
+            #[cfg(feature = "validator")]
+            prop_assert_eq!(
+                crate::jsontext::stringify_node::<TapeJson, _>(&tape.root()),
+                Some(crate::jsontext::stringify(&value))
+            );
+        }
+    }
+
     fn refused(words: &[u32], numbers: &[f64], bytes: &[u8]) -> Error {
         Tape::new(words, numbers, bytes).unwrap_err()
     }
