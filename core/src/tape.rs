@@ -37,21 +37,25 @@
 //! - Containers nest at most [`MAX_DEPTH_CEILING`] deep (the outermost is at depth 1).
 //! - Lengths and extents are `u32`: a tape has at most `u32::MAX` words, numbers and bytes per
 //!   container, and a string at most `u32::MAX` bytes.
-//! - Words carry no version: a writer and this reader are built together.
+//! - Words carry no version: a writer and this reader are built together. (A JavaScript writer
+//!   views the words as a `Uint32Array`, the numbers as a `Float64Array`.)
+//! - A depth past the ceiling is `limit-exceeded`; every other fault is `malformed`.
 //!
 //! `{"a": [1, "xy"], "b": null}` is words `[6, 2, 13, 1, 4, 4, 1, 5, 2, 3, 1, 2, 3, 4, 2, 4, 1,
 //! 0]`, numbers `[1.0]`, bytes `"axyb"`.
 //!
 //! # Numbers
 //!
-//! A number is the `f64` JavaScript holds. A node answers as `serde_json` answers for the number
-//! it parses from what `JSON.stringify` writes of that double (the workspace's `serde_json` has
-//! neither `arbitrary_precision` nor, through `jsonschema-value`, a lossy float parse): a whole
-//! number below 10^21 is written as digits, so it is an integer (`3.0` answers `as_u64` 3,
-//! `-0.0` is `0`); any other number is a float (`1e21`, `0.5`). A whole double above 2^53
-//! is written as its shortest round-trip digits, padded with zeros (`2^60` is
-//! `1152921504606847000`), and answers that integer, as `serde_json` would. [`Node::to_value`]
-//! therefore gives exactly the `Value` of `serde_json::from_str(JSON.stringify(x))`.
+//! A number is the `f64` JavaScript holds; NaN and the infinities are refused (`JSON.stringify`
+//! writes `null` for them, and so must a writer). A node answers as `serde_json` answers for the
+//! number it parses from what `JSON.stringify` writes of that double, under the workspace's
+//! `serde_json` features (`preserve_order`, `unbounded_depth`, and `float_roundtrip` through
+//! `jsonschema-value`; no `arbitrary_precision`): a whole number below 10^21 is written as
+//! digits, so it is an integer (`3.0` answers `as_u64` 3, `-0.0` is `0`); any other number is
+//! a float (`1e21`, `0.5`). A whole double above 2^53 is written as its shortest round-trip
+//! digits padded with zeros (`2^60` is `1152921504606847000`), and answers that integer, as
+//! `serde_json` does. [`Node::to_value`] therefore gives exactly the `Value` of
+//! `serde_json::from_str(JSON.stringify(x))`.
 //!
 //! # Held nodes
 //!
@@ -68,7 +72,9 @@
 //! payloads where they are. [`Node::to_value`] writes a held node as `null` (so a container
 //! holding one compares, in `const`/`enum`, as if it held `null`; a held node itself equals
 //! nothing), and the core's generic writer ([`crate::jsontext`]'s `stringify_node`) refuses
-//! the node, as it refuses any node of no JSON type.
+//! the node, as it refuses any node of no JSON type. The core's limits walk
+//! (`Limits::check_node`) charges it as a scalar: the cost JavaScript measured is the caller's
+//! to add.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
