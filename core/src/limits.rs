@@ -3,7 +3,8 @@
 //! allocate without bound or run for long.
 
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
-use jsonschema_value::{types::JsonType, Array as _, Json, Node, Object as _, SerdeJson};
+use crate::node::Source;
+use jsonschema_value::{types::JsonType, Array as _, Node, Object as _, SerdeJson};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -67,7 +68,7 @@ impl Limits {
     /// The limits walk of a node of any representation (`crate::node`: a binding's own objects
     /// are read where they live), found at nesting `depth`: the one walk every argument gets,
     /// with the same caps, costs and order whatever holds the value.
-    pub fn check_node<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, path: &str) -> Result<()> {
+    pub fn check_node<'v, F: Source>(&self, node: &F::Node<'v>, depth: usize, path: &str) -> Result<()> {
         // One tight pass decides; only a failing input pays for the second pass that finds
         // the offending value's path and the message.
         let mut budget = self.max_bytes;
@@ -92,14 +93,14 @@ impl Limits {
     /// The pass/fail form of `walk`, with the same costs and caps and no bookkeeping.
     /// Strings and scalars inside a container are paid for in place: a call per leaf would
     /// cost as much as the rest of the walk (P-RS-1).
-    fn fits<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, budget: &mut usize) -> bool {
+    fn fits<'v, F: Source>(&self, node: &F::Node<'v>, depth: usize, budget: &mut usize) -> bool {
         let mut left = *budget;
         let fits = self.fits_in::<F>(node, depth, self.depth_cap(), &mut left);
         *budget = left;
         fits
     }
 
-    fn fits_in<'v, F: Json>(&self, node: &F::Node<'v>, depth: usize, cap: usize, left: &mut usize) -> bool {
+    fn fits_in<'v, F: Source>(&self, node: &F::Node<'v>, depth: usize, cap: usize, left: &mut usize) -> bool {
         #[inline(always)]
         fn take(left: &mut usize, cost: usize) -> bool {
             match left.checked_sub(cost) {
@@ -140,7 +141,7 @@ impl Limits {
 
     // Segments of the current path are kept as borrowed pieces and rendered only on error:
     // building a String per node would dominate the walk on large payloads.
-    fn walk<'v, F: Json>(
+    fn walk<'v, F: Source>(
         &self,
         node: &F::Node<'v>,
         depth: usize,
@@ -161,7 +162,7 @@ impl Limits {
                         self.walk::<F>(&item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, 8)?;
+                        self.spend(budget, scalar_cost::<F>(&item))?;
                     }
                 }
             }
@@ -179,7 +180,7 @@ impl Limits {
                         self.walk::<F>(&item, depth + 1, budget, trail)?;
                         trail.pop();
                     } else {
-                        self.spend(budget, 8)?;
+                        self.spend(budget, scalar_cost::<F>(&item))?;
                     }
                 }
             }
@@ -268,15 +269,26 @@ enum Read<A, O> {
     Leaf(usize),
 }
 
+/// What a scalar costs: 8, or what the binding measured of a payload it holds.
+#[inline(always)]
+fn scalar_cost<F: Source>(node: &F::Node<'_>) -> usize {
+    match node.json_type() {
+        JsonType::Null => F::held_cost(node).unwrap_or(8),
+        _ => 8,
+    }
+}
+
 #[inline(always)]
 #[allow(clippy::type_complexity)]
-fn read<'v, F: Json>(
+fn read<'v, F: Source>(
     node: &F::Node<'v>,
 ) -> Read<<F::Node<'v> as Node<'v, F>>::Array, <F::Node<'v> as Node<'v, F>>::Object> {
     match node.json_type() {
         JsonType::Array => node.as_array().map_or(Read::Leaf(8), Read::Array),
         JsonType::Object => node.as_object().map_or(Read::Leaf(8), Read::Object),
         JsonType::String => Read::Leaf(node.as_string().map_or(2, |s| s.len() + 2)),
+        // A payload the binding holds costs what it measured (`Source::held_cost`).
+        JsonType::Null => Read::Leaf(F::held_cost(node).unwrap_or(8)),
         _ => Read::Leaf(8),
     }
 }

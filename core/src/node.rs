@@ -28,6 +28,26 @@ pub trait Source: Json {
     /// The protocol's member names, prepared once for this representation (a lookup by a
     /// prepared key is a hash probe with a cached hash in Python, a scan of a few keys in Rust).
     fn names() -> &'static Names<Self>;
+
+    /// What the limits walk charges a node that stands for a payload the binding holds itself
+    /// and measured (a tape's held node: `crate::tape`), instead of reading it; `None` for a
+    /// node the representation holds.
+    #[inline]
+    fn held_cost(_node: &NodeOf<'_, Self>) -> Option<usize> {
+        None
+    }
+}
+
+impl Source for crate::tape::TapeJson {
+    fn names() -> &'static Names<Self> {
+        static NAMES: OnceLock<Names<crate::tape::TapeJson>> = OnceLock::new();
+        NAMES.get_or_init(Names::prepare)
+    }
+
+    #[inline]
+    fn held_cost(node: &NodeOf<'_, Self>) -> Option<usize> {
+        node.held().and_then(|held| usize::try_from(held.cost).ok())
+    }
 }
 
 impl Source for SerdeJson {
@@ -195,7 +215,128 @@ impl<F: Json> std::fmt::Debug for Out<'_, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::payload::InPlace;
+    use crate::tape::{encode, TapeJson};
+    use crate::{Config, Connection, ProtocolVersion, ReceivedTool, ServerTool};
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    type Outcome = std::result::Result<Value, (crate::ErrorCode, String, String)>;
+
+    fn outcome(result: Result<Value>) -> Outcome {
+        result.map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()))
+    }
+
+    /// A value as the JavaScript side would hold it: parsed from the text `JSON.stringify`
+    /// writes of it (a tape holds doubles), so that both paths read the same numbers.
+    fn as_javascript_holds_it(value: &Value) -> Value {
+        match value {
+            Value::Number(n) => {
+                let double = n.as_f64().unwrap_or_default();
+                serde_json::from_str(&crate::jsontext::js_number(double)).unwrap_or(Value::Null)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(as_javascript_holds_it).collect()),
+            Value::Object(members) => {
+                Value::Object(members.iter().map(|(k, v)| (k.clone(), as_javascript_holds_it(v))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
+    fn declared(version: ProtocolVersion) -> (ServerTool, ReceivedTool, Connection) {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}},
+            "required": ["n"]});
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema, "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "assistant", "format": "structured", "schema": schema},
+            {"audience": "programmatic", "format": "structured", "schema": {"type": "array"}},
+        ]});
+        let mut tool = tool;
+        if version == ProtocolVersion::V2026_12_01 {
+            if let Some(t) = tool.as_object_mut() {
+                t.remove("outputSchema");
+            }
+        } else if let Some(t) = tool.as_object_mut() {
+            t.remove("outputVariants");
+        }
+        let config = Config::new();
+        let conn = Connection::new(version, vec![], config.clone());
+        let mut declared = tool.clone();
+        if let Some(t) = declared.as_object_mut() {
+            t.remove("outputSchema");
+            t.insert(
+                "outputVariants".into(),
+                json!([
+                    {"audience": "assistant", "format": "content"},
+                    {"audience": "assistant", "format": "structured", "schema": schema},
+                    {"audience": "programmatic", "format": "structured", "schema": {"type": "array"}},
+                ]),
+            );
+        }
+        let server = ServerTool::declare(&declared, None, &config).expect("declares");
+        let host = ReceivedTool::accept(&tool, &conn).expect("accepts");
+        (server, host, conn)
+    }
+
+    /// A result or a produced value: often of the protocol's shape, its parts arbitrary.
+    fn arb_envelope() -> impl Strategy<Value = Value> {
+        let payload = prop_oneof![crate::testing::arb_json(), Just(json!({"n": 1, "s": "x"})), Just(json!({"n": "1"}))];
+        let audience =
+            prop_oneof![Just(json!("assistant")), Just(json!("programmatic")), Just(json!("user")), Just(json!(1))];
+        let format = prop_oneof![Just(json!("structured")), Just(json!("content")), Just(json!(null))];
+        let output = (audience, format, payload.clone(), any::<bool>()).prop_map(|(a, f, p, content)| {
+            if content {
+                json!({"audience": a, "format": f, "content": [{"type": "text", "text": "hi"}, p]})
+            } else {
+                json!({"audience": a, "format": f, "structuredContent": p})
+            }
+        });
+        let text =
+            Just(json!({"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "t"}]}));
+        prop_oneof![
+            (prop::collection::vec(prop_oneof![output, text], 0..4), any::<Option<bool>>(), payload.clone()).prop_map(
+                |(outputs, is_error, legacy)| {
+                    let mut result = json!({"outputs": outputs, "content": [{"type": "text", "text": "l"}], "structuredContent": legacy});
+                    if let (Some(is_error), Some(r)) = (is_error, result.as_object_mut()) {
+                        r.insert("isError".into(), Value::Bool(is_error));
+                    }
+                    result
+                }
+            ),
+            crate::testing::arb_json(),
+        ]
+    }
+
+    proptest! {
+        // The per-call path reads a tape (what the JavaScript binding writes) as it reads a
+        // value: the same answers and the same errors, for check, route and respond, in every
+        // revision (issue 21, "one reader").
+        #[test]
+        fn a_tape_is_read_as_its_value(envelope in arb_envelope(), which in 0usize..3) {
+            let version = [ProtocolVersion::V2026_12_01, ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_03_26][which];
+            let (server, host, conn) = declared(version);
+            let value = as_javascript_holds_it(&envelope);
+            let tape = encode(&value);
+            let tape = tape.tape();
+            let requested = (version == ProtocolVersion::V2026_12_01)
+                .then(|| json!([{"audience": "assistant", "format": "structured"}, {"audience": "programmatic", "format": "structured"}]));
+            let selectors = host.selection(requested.as_ref()).expect("selects");
+            let on_value = outcome(host.check_selected(&selectors, &value).map(|c| c.to_json()));
+            let on_tape = outcome(host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|c| c.to_json()));
+            prop_assert_eq!(&on_value, &on_tape, "check {}", value);
+            let on_value = outcome(host.route_with(requested.as_ref(), None, &value).map(|r| r.to_json()));
+            let on_tape = outcome(
+                host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace)
+                    .map(|c| host.route_node(&c, None).to_out().into_value()),
+            );
+            prop_assert_eq!(&on_value, &on_tape, "route {}", value);
+            let on_value = outcome(server.respond(&conn, requested.as_ref(), crate::Produced::new(&value)));
+            let on_tape = outcome(
+                server.respond_node::<TapeJson, _>(&conn, requested.as_ref(), tape.root(), &InPlace).map(Out::into_value),
+            );
+            prop_assert_eq!(&on_value, &on_tape, "respond {}", value);
+        }
+    }
 
     #[test]
     fn names_are_looked_up_in_serde_values() {
