@@ -17,8 +17,9 @@ mod plain;
 use convert::{as_text, to_py, Caps, Converter, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
-use mcp_outputs::node::Out;
+use mcp_outputs::node::{Out, SerdeJson};
 use mcp_outputs::ops::{COMMON_FIELDS, OPERATIONS};
+use mcp_outputs::payload::InPlace;
 use mcp_outputs::planning::Mode;
 
 use mcp_outputs::{
@@ -727,15 +728,22 @@ impl PyReceivedTool {
             let limits = self.inner.connection().limits();
             let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
             self.legacy_rule(py, legacy_structured)?;
-            let checked = |result: &Value| self.inner.check_json(requested.as_ref(), result);
+            // The order of the text paths: the result's limits, then the request, then the rest.
+            let checked = |result: &Value| {
+                self.inner
+                    .check_node_requested::<SerdeJson, _>(requested.as_ref(), result, &InPlace)
+                    .map(|c| c.to_json())
+            };
             let answer = match as_text(result).or_raise(py)? {
                 Some(text) => run_sized(py, text.len(), || parse_text(limits, &text).and_then(|v| checked(&v))),
                 None => {
-                    // Plain values are read where they live, by the core (plain.rs).
-                    let selectors = self.inner.selection(requested.as_ref()).or_raise(py)?;
+                    // Plain values are read where they live, by the core (plain.rs), in the
+                    // order of the text path.
                     let in_place = plain::in_place(result, || {
                         let node = PlainNode(result.as_borrowed());
-                        self.inner.check_node::<PyPlain, _>(&selectors, node, &PlainPayloads).map(|c| c.to_json())
+                        self.inner
+                            .check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads)
+                            .map(|c| c.to_json())
                     });
                     if let Some(answer) = in_place {
                         return Ok(to_py(py, &answer.or_raise(py)?)?.unbind());
@@ -778,10 +786,11 @@ impl PyReceivedTool {
                     // Plain values are read where they live, by the core, and the caller's own
                     // objects are handed back (plain.rs); the GIL is held from the read to the
                     // hand-back, so no other thread changes them in between.
-                    let selectors = self.inner.selection(requested.as_ref()).or_raise(py)?;
                     let in_place = plain::in_place(result, || {
                         let node = PlainNode(result.as_borrowed());
-                        self.inner.check_node::<PyPlain, _>(&selectors, node, &PlainPayloads).map(|checked| {
+                        let checked =
+                            self.inner.check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads);
+                        checked.map(|checked| {
                             let route = self.inner.route_node(&checked, rule.as_ref());
                             out_to_py(py, &route.to_out()).map(Bound::unbind)
                         })
@@ -793,10 +802,13 @@ impl PyReceivedTool {
                     // handed back, and nothing of the caller's is, so the snapshot may be read
                     // while other threads run (docs/boundary.md).
                     let (value, size) = convert::argument(result, limits).or_raise(py)?;
-                    let route =
-                        run_sized(py, size, || self.inner.route_with(requested.as_ref(), rule.as_ref(), &value))
-                            .or_raise(py)?;
-                    Ok(to_py(py, &route.to_json())?.unbind())
+                    let route = run_sized(py, size, || {
+                        self.inner
+                            .check_node_requested::<SerdeJson, _>(requested.as_ref(), &value, &InPlace)
+                            .map(|checked| self.inner.route_node(&checked, rule.as_ref()).to_json())
+                    })
+                    .or_raise(py)?;
+                    Ok(to_py(py, &route)?.unbind())
                 }
             }
         })

@@ -392,3 +392,19 @@ def test_the_legacy_apps_view_forwards_the_callers_payload() -> None:
     assert stats() == (1, 0)
     assert view is not None and view["structuredContent"] is payload, "the whole result is forwarded, the payload as itself"
     assert view == result
+
+
+def test_faults_of_the_request_and_the_result_rank_as_on_the_text_path() -> None:
+    # Read in place, a result's limit fault still comes before the request's faults, and the
+    # request's before the result's other faults: the order of `check` on JSON text.
+    h = host(config=Config(limits={"maxArrayLen": 10}))
+    bad_request = [{"audience": "programmatic", "format": "nonsense"}]
+    over = result_of({"items": [{"id": f"c{i}"} for i in range(11)]})
+    not_object: Any = ["not", "an", "object"]
+    for requested in (REQUESTED, bad_request, None):
+        for result in (over, not_object, result_of({"items": [{"id": "x"}]}), result_of({"items": []})):
+            for call in (h.check, h.route):
+                in_place = outcome(lambda: call(requested, result))
+                as_text = outcome(lambda: call(json.dumps(requested) if requested is not None else None, json.dumps(result)))
+                assert in_place[:2] == as_text[:2], (requested, result)
+    assert outcome(lambda: h.check(bad_request, over))[0] == "limit-exceeded"

@@ -456,10 +456,36 @@ impl ReceivedTool {
         result: NodeOf<'r, F>,
         payloads: &P,
     ) -> Result<CheckedResult<'r, F>> {
+        let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
+        self.conn.limits().check_node::<F>(&result, 1, "")?;
+        self.check_walked(selectors, result, obj, payloads)
+    }
+
+    /// [`ReceivedTool::check_node`] of the requested outputs as given, in the text paths' order
+    /// (`check_text`): the result's limits first, then the request's faults, then the result's
+    /// own. A binding that reads its caller's value in place answers as it does for its text.
+    pub fn check_node_requested<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        requested: Option<&Value>,
+        result: NodeOf<'r, F>,
+        payloads: &P,
+    ) -> Result<CheckedResult<'r, F>> {
+        self.conn.limits().check_node::<F>(&result, 1, "")?;
+        let selectors = self.selection(requested)?;
+        let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
+        self.check_walked(&selectors, result, obj, payloads)
+    }
+
+    /// The checks of a result within the limits.
+    fn check_walked<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        selectors: &[Selector],
+        result: NodeOf<'r, F>,
+        obj: ObjectOf<'r, F>,
+        payloads: &P,
+    ) -> Result<CheckedResult<'r, F>> {
         let names = F::names();
         let limits = self.conn.limits();
-        let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
-        limits.check_node::<F>(&result, 1, "")?;
         let result_type = string_member::<F>(&obj, &names.result_type);
         if let Member::String(kind) = &result_type {
             if kind == INPUT_REQUIRED {
