@@ -7,13 +7,19 @@
 - text_route / text_check / text_respond / text_request: a selector byte, then the case's text
   arguments separated by 0xFF (see fuzz/src/lib.rs, `split`);
 - limits: a selector byte then every input as JSON text; jsontext: every JSON value found in a
-  case (results, produced outputs, schemas) as text.
+  case (results, produced outputs, schemas) as text;
+- tape_paths: a selector byte, an option byte, the requested outputs text, 0xFF, and a result or
+  produced value as JSON text; tape_raw: a selector byte, an option byte, the word and number
+  counts (u16 LE each), then the tape of each result and produced value (words u32 LE, numbers
+  f64 LE, bytes), once as it is and once with each output's structuredContent held (see
+  fuzz/src/tape.rs).
 Usage: fuzz/seeds.py <corpus dir> <out dir> <op>...   (the ops of mcp_outputs::ops::OPERATIONS)
 """
 
 import hashlib
 import json
 import os
+import struct
 import sys
 from pathlib import Path
 
@@ -36,6 +42,54 @@ def pick(case_input: dict, requested: bool) -> int:
     return (index << 4) | (0x40 if requested else 0) | 0x07
 
 
+def tape(value, held=False) -> bytes:
+    """The tape of a JSON value (core/src/tape.rs, "Format"), laid out as tape_raw reads it;
+    with `held`, every output's structuredContent is a held node. Empty when it has none."""
+    words, numbers, out = [], [], bytearray()
+    slots = [0]
+
+    def node(v, held_here=False):
+        if held_here:
+            words.extend([7, slots[0], 16, 1 if isinstance(v, dict) else 0])
+            slots[0] += 1
+        elif v is None:
+            words.append(0)
+        elif v is False or v is True:
+            words.append(2 if v else 1)
+        elif isinstance(v, (int, float)):
+            words.append(3)
+            numbers.append(float(v))
+        elif isinstance(v, str):
+            data = v.encode("utf-8")
+            words.extend([4, len(data)])
+            out.extend(data)
+        else:
+            header = len(words)
+            words.extend([5 if isinstance(v, list) else 6, len(v), 0, 0, 0])
+            start = (len(words), len(numbers), len(out))
+            if isinstance(v, list):
+                for item in v:
+                    node(item)
+            else:
+                for name, item in v.items():
+                    node(name)
+                    node(item, held and name == "structuredContent")
+            words[header + 2:header + 5] = [len(words) - start[0], len(numbers) - start[1], len(out) - start[2]]
+
+    node(value)
+    if held and slots[0] == 0 or len(words) > 0xFFFF or len(numbers) > 0xFFFF:
+        return b""
+    return (struct.pack("<HH", len(words), len(numbers)) + struct.pack(f"<{len(words)}I", *words)
+            + struct.pack(f"<{len(numbers)}d", *numbers) + bytes(out))
+
+
+def tapes(value) -> list:
+    try:
+        return [t for t in (tape(value), tape(value, held=True)) if t]
+    except (RecursionError, UnicodeEncodeError, OverflowError, struct.error):
+        return []
+
+
 def main() -> int:
     corpus, out, ops = Path(sys.argv[1]), Path(sys.argv[2]), set(sys.argv[3:])
     count = 0
@@ -54,6 +108,13 @@ def main() -> int:
                 write(out, "limits", bytes([0x73]) + text(inp))
                 requested = inp.get("requestedOutputs")
                 sel = text(requested) if requested is not None else b""
+                opts = count & 0x3F
+                for field in ("result", "produced"):
+                    if field in inp:
+                        p = bytes([pick(inp, requested is not None), opts | (0x40 if requested is not None else 0)])
+                        write(out, "tape_paths", p + sel + b"\xff" + text(inp[field]))
+                        for t in tapes(inp[field]):
+                            write(out, "tape_raw", p + t)
                 if "result" in inp:
                     p = bytes([pick(inp, requested is not None)])
                     write(out, "text_route", p + sel + b"\xff" + text(inp["result"]))

@@ -61,6 +61,8 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "text_check" => text_check::fuzz,
         "text_respond" => text_respond::fuzz,
         "text_request" => text_request::fuzz,
+        "tape_raw" => tape::raw::fuzz,
+        "tape_paths" => tape::paths::fuzz,
         "op_declare" => |d| ops::fuzz("declare", d),
         "op_advertise" => |d| ops::fuzz("advertise", d),
         "op_select" => |d| ops::fuzz("select", d),
@@ -917,6 +919,8 @@ pub mod ops {
         }
     }
 }
+
+pub mod tape;
 
 /// Splits raw bytes into a selector byte and up to `N` texts separated by 0xFF (never in
 /// UTF-8), each decoded lossily (the text entry points take `&str`).

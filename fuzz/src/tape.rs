@@ -1,0 +1,500 @@
+//! The tape (`mcp_outputs::tape`) and the per-call path over any representation
+//! (`mcp_outputs::node`: `ReceivedTool::check_node`, `route_node`, `ServerTool::respond_node`).
+//!
+//! - [`raw`] (`tape_raw`): three arbitrary streams. `Tape::new` refuses them (`malformed`, or
+//!   `limit-exceeded` for the depth) or accepts them; an accepted tape is read whole through the
+//!   node traits (every accessor agrees with the node's kind, numbers answer as `serde_json`
+//!   parses what `JSON.stringify` writes of them), and without held nodes it is exactly
+//!   `encode(&root.to_value())`, and the core's readers and the per-call path answer for it as
+//!   for its value.
+//! - [`paths`] (`tape_paths`): a value (JSON text, or the op targets' grammar), held as
+//!   JavaScript holds it (numbers as doubles), through check, route and respond on the value and
+//!   on `encode(&value)`: the same answers and the same errors (code, path, message, JSON-RPC
+//!   code). JSON text also goes through `encode_text`, which must write `encode`'s tape.
+use super::*;
+use mcp_outputs::client::ReceivedTool;
+use mcp_outputs::connection::Connection;
+use mcp_outputs::limits::Limits;
+use mcp_outputs::node::{Array as _, Json as _, JsonNumber as _, JsonType, Node as _, Object as _};
+use mcp_outputs::payload::InPlace;
+use mcp_outputs::server::{Produced, ServerTool};
+use mcp_outputs::tape::{encode, encode_text, Tape, TapeJson, TapeNode};
+use mcp_outputs::Audience;
+use std::ops::ControlFlow;
+
+/// A value as the JavaScript side holds it: each number the double `JSON.stringify` writes,
+/// read back by `serde_json` (as `core/src/node.rs`'s property test does).
+pub fn as_javascript_holds_it(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => {
+            let double = n.as_f64().unwrap_or_default();
+            serde_json::from_str(&mcp_outputs::jsontext::js_number(double)).unwrap_or(Value::Null)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(as_javascript_holds_it).collect()),
+        Value::Object(members) => {
+            Value::Object(members.iter().map(|(k, v)| (k.clone(), as_javascript_holds_it(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+type Outcome = std::result::Result<Value, (ErrorCode, String, String, Option<i64>)>;
+
+fn outcome(result: mcp_outputs::Result<Value>) -> Outcome {
+    if let Err(e) = &result {
+        check_error(e);
+    }
+    result.map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned(), e.jsonrpc_code()))
+}
+
+/// The fixtures of the tape targets: `fixtures::tool(pick)` on `fixtures::connection(pick)`,
+/// with the structured variants' schemas replaced by one of three sets and, sometimes, legacy
+/// options, chosen by the option byte `opts`:
+/// - bits 0–1: the local rule for an older server's `structuredContent` (LEG-8): none,
+///   programmatic, user, the charts extension;
+/// - bits 2–3: the schemas: the fixture's own, the property test's (`n` integer, `s` string,
+///   `n` required), or one with most keywords (numbers, strings, `enum`, `const`,
+///   `uniqueItems`, member names), where the tape's numbers and strings meet the validator;
+/// - bits 4–5: the legacy options: none, the mirror off, `structuredFrom` the first structured
+///   variant, an `outputSchema` of its own.
+pub mod fixture {
+    use super::*;
+    use serde_json::json;
+
+    pub fn rule(opts: u8) -> Option<Audience> {
+        match opts & 0x03 {
+            0 => None,
+            1 => Some(Audience::Programmatic),
+            2 => Some(Audience::User),
+            _ => Some(Audience::Extension(CHARTS.to_owned())),
+        }
+    }
+
+    fn schema(set: u8) -> Option<Value> {
+        match set {
+            1 => Some(json!({"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}},
+                "required": ["n"]})),
+            2 => Some(json!({
+                "properties": {
+                    "n": {"type": "integer", "minimum": -5, "maximum": 1e15, "multipleOf": 3},
+                    "f": {"type": "number", "exclusiveMinimum": 0.5, "multipleOf": 0.25},
+                    "s": {"type": "string", "minLength": 1, "maxLength": 3},
+                    "p": {"type": "string", "pattern": "^[a-c]+$"},
+                    "e": {"enum": [1, 2.5, "x", null, true, [1, "a"], {"k": 1}]},
+                    "c": {"const": {"a": [1, 2.0]}},
+                    "u": {"type": "array", "uniqueItems": true, "maxItems": 4, "items": {"type": ["integer", "string"]}},
+                    "o": {"type": "object", "minProperties": 1, "maxProperties": 2, "propertyNames": {"maxLength": 2},
+                        "additionalProperties": {"type": "boolean"}},
+                    "b": {"type": "boolean"},
+                    "z": {"type": "null"}
+                },
+                "patternProperties": {"^x": {"type": "null"}},
+                "dependentRequired": {"n": ["s"]},
+                "prefixItems": [{"type": "number"}, {"type": "string"}],
+                "contains": {"type": "integer"},
+                "not": {"required": ["forbidden"]}
+            })),
+            _ => None,
+        }
+    }
+
+    pub fn tool(pick: u8, opts: u8) -> Value {
+        let mut tool = fixtures::tool(pick);
+        if let Some(schema) = schema((opts >> 2) & 0x03) {
+            for variant in tool["outputVariants"].as_array_mut().into_iter().flatten() {
+                if variant["format"] == "structured" {
+                    variant["schema"] = schema.clone();
+                }
+            }
+        }
+        tool
+    }
+
+    fn legacy(opts: u8) -> Option<Value> {
+        match (opts >> 4) & 0x03 {
+            0 => None,
+            1 => Some(json!({"mirror": false})),
+            2 => Some(json!({"structuredFrom": "assistant/structured"})),
+            _ => Some(json!({"outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}})),
+        }
+    }
+
+    /// The declared tool, the tool its connection received (`None` when it refuses it), and
+    /// the connection.
+    pub type Fixture = (ServerTool, Option<ReceivedTool>, Connection);
+
+    thread_local! {
+        static BUILT: std::cell::RefCell<std::collections::HashMap<(u8, u8), Fixture>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+
+    /// Runs `f` on the fixture of `pick` and `opts` (built once per process).
+    pub fn with<R>(pick: u8, opts: u8, f: impl FnOnce(&ServerTool, Option<&ReceivedTool>, &Connection) -> R) -> R {
+        BUILT.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let (server, host, conn) = cache.entry((pick, opts & 0x3C)).or_insert_with(|| {
+                let config = fixtures::config();
+                let conn = fixtures::connection(pick, &config);
+                let tool = tool(pick, opts);
+                // `structuredFrom` names a variant the pick may have left out: then no options.
+                let server = legacy(opts)
+                    .and_then(|legacy| ServerTool::declare(&tool, Some(&legacy), &config).ok())
+                    .unwrap_or_else(|| ServerTool::declare(&tool, None, &config).expect("fixture tools are valid"));
+                let host = ReceivedTool::accept(&server.advertise(&conn), &conn).ok();
+                (server, host, conn)
+            });
+            f(server, host.as_ref(), conn)
+        })
+    }
+}
+
+/// Check, route and respond on `value` and on `tape` (its tape: `tape.root().to_value()` is
+/// `value`) give the same answers and errors: check and route when `client` (the value as a
+/// result), respond when `server` (the value as what a tool produced).
+pub fn same_on_tape(
+    pick: u8,
+    opts: u8,
+    requested: Option<&Value>,
+    value: &Value,
+    tape: &Tape<'_>,
+    client: bool,
+    server: bool,
+) {
+    let rule = fixture::rule(opts);
+    fixture::with(pick, opts, |server_tool, host, conn| {
+        if let (true, Some(host)) = (client, host) {
+            same_for_host(host, requested, rule.as_ref(), value, tape);
+        }
+        if server {
+            let on_value = outcome(server_tool.respond(conn, requested, Produced::new(value)));
+            let on_tape = outcome(deterministic(|| {
+                server_tool.respond_node::<TapeJson, _>(conn, requested, tape.root(), &InPlace).map(|out| {
+                    let copied = out.to_value();
+                    let moved = out.into_value();
+                    assert_eq!(copied, moved, "Out::to_value and Out::into_value differ");
+                    moved
+                })
+            }));
+            assert_eq!(on_value, on_tape, "respond differs on the tape of {value}");
+        }
+    });
+}
+
+fn same_for_host(
+    host: &ReceivedTool,
+    requested: Option<&Value>,
+    rule: Option<&Audience>,
+    value: &Value,
+    tape: &Tape<'_>,
+) {
+    let selectors = match host.selection(requested) {
+        Ok(selectors) => selectors,
+        Err(e) => {
+            // Nothing of the result is read: the value path answers the same error.
+            let routed = outcome(host.route_with(requested, rule, value).map(|r| r.to_json()));
+            assert_eq!(routed, outcome(Err(e)), "route_with and selection disagree");
+            return;
+        }
+    };
+    let on_value = outcome(host.check_selected(&selectors, value).map(|c| c.to_json()));
+    let on_tape = outcome(deterministic(|| {
+        host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|c| c.to_json())
+    }));
+    assert_eq!(on_value, on_tape, "check differs on the tape of {value}");
+    let on_value = outcome(host.route_with(requested, rule, value).map(|r| r.to_json()));
+    let on_tape = outcome(deterministic(|| {
+        host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|checked| {
+            let route = host.route_node(&checked, rule);
+            let out = route.to_out().into_value();
+            assert_eq!(out, route.to_json(), "Route::to_out and Route::to_json differ on a tape");
+            out
+        })
+    }));
+    assert_eq!(on_value, on_tape, "route differs on the tape of {value}");
+    if let Ok(route) = &on_tape {
+        ops::route_outputs_are_received(route, value);
+    }
+}
+
+/// A tape with held nodes: the per-call path reads it without a panic, the same way twice.
+fn held_on_tape(pick: u8, opts: u8, requested: Option<&Value>, tape: &Tape<'_>) {
+    let rule = fixture::rule(opts);
+    fixture::with(pick, opts, |server, host, conn| {
+        if let Some(host) = host {
+            if let Ok(selectors) = host.selection(requested) {
+                let _ = outcome(deterministic(|| {
+                    host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace)
+                        .map(|checked| host.route_node(&checked, rule.as_ref()).to_out().into_value())
+                }));
+            }
+        }
+        let _ = outcome(deterministic(|| {
+            server.respond_node::<TapeJson, _>(conn, requested, tape.root(), &InPlace).map(|out| out.into_value())
+        }));
+    });
+}
+
+pub mod raw {
+    //! `tape_raw`: bytes `[pick, opts, words: u16 LE, numbers: u16 LE]`, then that many `u32`
+    //! words (LE), that many `f64` numbers (LE), each count cut to what the input holds, and the
+    //! rest as the byte stream.
+    use super::*;
+
+    pub struct Streams {
+        pub pick: u8,
+        pub opts: u8,
+        pub words: Vec<u32>,
+        pub numbers: Vec<f64>,
+        pub bytes: Vec<u8>,
+    }
+
+    pub fn streams(data: &[u8]) -> Option<Streams> {
+        let (&[pick, opts, w0, w1, f0, f1], rest) = data.split_first_chunk::<6>()?;
+        let words_wanted = usize::from(u16::from_le_bytes([w0, w1]));
+        let numbers_wanted = usize::from(u16::from_le_bytes([f0, f1]));
+        let word_count = words_wanted.min(rest.len() / 4);
+        let (word_bytes, rest) = rest.split_at(word_count * 4);
+        let number_count = numbers_wanted.min(rest.len() / 8);
+        let (number_bytes, bytes) = rest.split_at(number_count * 8);
+        let words = word_bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let numbers = number_bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect();
+        Some(Streams { pick, opts, words, numbers, bytes: bytes.to_vec() })
+    }
+
+    pub fn fuzz(data: &[u8]) {
+        let Some(s) = streams(data) else { return };
+        let first = Tape::new(&s.words, &s.numbers, &s.bytes);
+        let second = Tape::new(&s.words, &s.numbers, &s.bytes);
+        let tape = match (first, second) {
+            (Ok(tape), Ok(_)) => tape,
+            (Err(e), Err(again)) => {
+                assert_eq!(e, again, "Tape::new is not deterministic");
+                check_error(&e);
+                assert!(matches!(e.code(), ErrorCode::Malformed | ErrorCode::LimitExceeded), "a tape refused as {e:?}");
+                assert!(e.path().is_empty(), "a tape fault with a path: {e:?}");
+                return;
+            }
+            (a, b) => panic!("Tape::new is not deterministic: {a:?} then {b:?}"),
+        };
+        assert_eq!(tape.sizes(), (s.words.len(), s.numbers.len(), s.bytes.len()), "sizes are not the streams'");
+        let mut seen = Seen::default();
+        let root = tape.root();
+        let read = read(&root, 0, &mut seen);
+        assert_eq!(seen.depth, tape.depth(), "Tape::depth is not the tape's");
+        assert_eq!(seen.held, tape.held_count(), "Tape::held_count is not the tape's");
+        assert!(tape.depth() <= mcp_outputs::MAX_DEPTH_CEILING, "accepted past the depth ceiling");
+        let value = root.to_value().into_owned();
+        assert_eq!(value, read, "to_value is not the value read node by node");
+        assert_eq!(as_javascript_holds_it(&value), value, "to_value holds a number JavaScript would not");
+        if tape.held_count() > 0 {
+            assert_eq!(
+                mcp_outputs::jsontext::stringify_node::<TapeJson, _>(&root),
+                None,
+                "stringify_node wrote a tape with held nodes"
+            );
+            held_on_tape(s.pick, s.opts, None, &tape);
+            return;
+        }
+        // Without held nodes the tape is exactly the encoding of its value.
+        let buf = encode(&value);
+        let (words, numbers, bytes) = buf.streams();
+        assert_eq!(words, &s.words[..], "encode(to_value) wrote other words");
+        assert_eq!(numbers, &s.numbers[..], "encode(to_value) wrote other numbers");
+        assert_eq!(bytes, &s.bytes[..], "encode(to_value) wrote other bytes");
+        let again = Tape::new(words, numbers, bytes).expect("Tape::new accepts what encode wrote");
+        assert_eq!(again.root().to_value().into_owned(), value, "encode(to_value) does not read back");
+        // The core's generic readers answer for the tape as for its value.
+        let limits = Limits::default();
+        assert_eq!(
+            outcome(limits.check_node::<TapeJson>(&root, 1, "").map(|()| Value::Null)),
+            outcome(limits.check_value(&value, "").map(|()| Value::Null)),
+            "Limits::check_node and check_value disagree on {value}"
+        );
+        assert_eq!(
+            mcp_outputs::jsontext::stringify_node::<TapeJson, _>(&root),
+            Some(mcp_outputs::jsontext::stringify(&value)),
+            "stringify_node and stringify disagree"
+        );
+        let requested = (s.opts & 0x40 != 0).then(|| {
+            serde_json::json!([{"audience": "assistant", "format": "structured"}, {"audience": "user", "format": "content"}])
+        });
+        same_on_tape(s.pick, s.opts, requested.as_ref(), &value, &tape, true, true);
+    }
+
+    #[derive(Default)]
+    struct Seen {
+        depth: usize,
+        held: usize,
+    }
+
+    /// The node's value, read through every accessor of the node traits, each checked against
+    /// the node's kind. `depth`: containers around the node.
+    fn read(node: &TapeNode<'_>, depth: usize, seen: &mut Seen) -> Value {
+        let kind = node.json_type();
+        let (object, array, string, number, boolean) =
+            (node.as_object(), node.as_array(), node.as_string(), node.as_number(), node.as_boolean());
+        assert_eq!(object.is_some(), kind == JsonType::Object, "as_object disagrees with json_type");
+        assert_eq!(array.is_some(), kind == JsonType::Array, "as_array disagrees with json_type");
+        assert_eq!(string.is_some(), kind == JsonType::String, "as_string disagrees with json_type");
+        assert_eq!(node.is_string(), kind == JsonType::String, "is_string disagrees with json_type");
+        assert_eq!(number.is_some(), kind == JsonType::Number, "as_number disagrees with json_type");
+        assert_eq!(node.is_number(), kind == JsonType::Number, "is_number disagrees with json_type");
+        assert_eq!(boolean.is_some(), kind == JsonType::Boolean, "as_boolean disagrees with json_type");
+        if node.held().is_some() {
+            assert_eq!(kind, JsonType::Null, "a held node's type");
+            assert!(!node.is_null(), "a held node is null");
+            seen.held += 1;
+            return Value::Null;
+        }
+        let value = match kind {
+            JsonType::Null => {
+                assert!(node.is_null(), "a null node is not null");
+                Value::Null
+            }
+            JsonType::Boolean => Value::Bool(boolean.unwrap_or_default()),
+            JsonType::Number | JsonType::Integer => {
+                let Some(n) = number else { unreachable!() };
+                let double = n.value();
+                assert!(double.is_finite(), "an accepted number that is not finite: {double}");
+                let written = mcp_outputs::jsontext::js_number(double);
+                let expected: serde_json::Number = serde_json::from_str(&written).expect("js_number writes a number");
+                assert_eq!(n.number(), expected, "a number that is not what JSON.stringify writes ({written})");
+                assert_eq!(n.as_u64(), expected.as_u64(), "as_u64 of {written}");
+                assert_eq!(n.as_i64(), expected.as_i64(), "as_i64 of {written}");
+                assert_eq!(n.as_f64(), expected.as_f64(), "as_f64 of {written}");
+                assert_eq!(n.to_number().into_owned(), expected, "to_number of {written}");
+                assert_eq!(n.as_str(), expected.to_string(), "as_str of {written}");
+                assert_eq!(n.is_integer(), double.fract() == 0.0, "is_integer of {written}");
+                assert_eq!(
+                    n.is_written_as_integer(),
+                    mcp_outputs::node::JsonNumber::is_written_as_integer(&expected),
+                    "is_written_as_integer of {written}"
+                );
+                Value::Number(expected)
+            }
+            JsonType::String => {
+                let text = string.unwrap_or_default();
+                assert_eq!(node.as_str(), Some(&*text), "as_str and as_string differ");
+                Value::String(text.into_owned())
+            }
+            JsonType::Array => {
+                let Some(array) = array else { unreachable!() };
+                seen.depth = seen.depth.max(depth + 1);
+                let items: Vec<Value> = array.elements().map(|item| read(&item, depth + 1, seen)).collect();
+                assert_eq!(items.len(), array.len(), "elements are not len");
+                for (index, item) in items.iter().enumerate().take(8) {
+                    let at = array.get(index).expect("an element within len");
+                    assert_eq!(&at.to_value().into_owned(), item, "TapeArray::get({index})");
+                }
+                assert!(array.get(items.len()).is_none(), "an element past len");
+                Value::Array(items)
+            }
+            JsonType::Object => {
+                let Some(object) = object else { unreachable!() };
+                seen.depth = seen.depth.max(depth + 1);
+                let mut members = Map::new();
+                for (name, item) in object.members() {
+                    let read = read(&item, depth + 1, seen);
+                    let by_name = object.get_str(name).map(|n| n.to_value().into_owned());
+                    assert_eq!(by_name.as_ref(), Some(&read), "get_str({name:?})");
+                    let prepared = TapeJson::prepare_key(name);
+                    let by_key = object.get(&prepared).map(|n| n.to_value().into_owned());
+                    assert_eq!(by_key.as_ref(), Some(&read), "get({name:?})");
+                    assert!(members.insert(name.to_owned(), read).is_none(), "a name twice: {name:?}");
+                }
+                assert_eq!(members.len(), object.len(), "members are not len");
+                let mut names = Vec::new();
+                let _ = object.try_for_each_name_node(&mut (), |name| {
+                    names.push(name.as_str().map(str::to_owned));
+                    ControlFlow::<()>::Continue(())
+                });
+                let expected: Vec<Option<String>> = members.keys().cloned().map(Some).collect();
+                assert_eq!(names, expected, "try_for_each_name_node is not the names");
+                let mut absent = format!("{}\u{0}", members.keys().next().map_or("", String::as_str));
+                while members.contains_key(&absent) {
+                    absent.push('\u{0}');
+                }
+                assert!(object.get_str(&absent).is_none(), "get_str found a name the object lacks");
+                Value::Object(members)
+            }
+        };
+        assert_eq!(node.to_value().into_owned(), value, "to_value of one node");
+        value
+    }
+}
+
+pub mod paths {
+    //! `tape_paths`: `[pick, opts]`, then either the requested outputs text, 0xFF and a JSON
+    //! text (the corpus seeds: a result or a produced value, read as both), or, when that is
+    //! not JSON, bytes for the grammar (requested outputs, a result, a produced value).
+    use super::*;
+
+    #[derive(Arbitrary, Debug)]
+    struct Case {
+        requested: Option<Or<Vec<Or<SelectorG>>>>,
+        result: Or<ResultG>,
+        produced: Or<ProducedG>,
+    }
+
+    pub fn fuzz(data: &[u8]) {
+        let Some((&[pick, opts], rest)) = data.split_first_chunk::<2>() else { return };
+        let mut parts = rest.splitn(2, |b| *b == 0xFF);
+        let (requested_bytes, text) = (parts.next().unwrap_or(b""), parts.next());
+        if let Some(text) = text.and_then(|t| std::str::from_utf8(t).ok()) {
+            if let Ok(parsed) = serde_json::from_str::<Value>(text) {
+                let requested = std::str::from_utf8(requested_bytes)
+                    .ok()
+                    .filter(|_| pick & 0x40 != 0)
+                    .and_then(|t| serde_json::from_str::<Value>(t).ok());
+                encoded_text(text, &parsed);
+                let value = as_javascript_holds_it(&parsed);
+                compare(pick, opts, requested.as_ref(), &value, true, true);
+                return;
+            }
+            // Text that is not JSON: encode_text refuses it, as serde_json does (unless it is
+            // only deeper than serde_json's own limit).
+            if let Ok(buf) = encode_text(text) {
+                let (w, f, b) = buf.streams();
+                let tape = Tape::new(w, f, b).expect("Tape::new accepts what encode_text wrote");
+                assert!(tape.depth() > 100, "encode_text accepted what serde_json refuses: {text:?}");
+            }
+        }
+        let Ok(case) = Case::arbitrary(&mut Unstructured::new(rest)) else { return };
+        let requested = case.requested.as_ref().map(ToJson::to_json);
+        let result = as_javascript_holds_it(&case.result.to_json());
+        let produced = as_javascript_holds_it(&case.produced.to_json());
+        compare(pick, opts, requested.as_ref(), &result, true, false);
+        compare(pick, opts, requested.as_ref(), &produced, false, true);
+    }
+
+    /// `encode_text` writes `encode`'s tape of the value `serde_json` parses.
+    fn encoded_text(text: &str, parsed: &Value) {
+        let from_text = encode_text(text).expect("encode_text accepts what serde_json parses");
+        let from_value = encode(parsed);
+        assert_eq!(from_text.streams().0, from_value.streams().0, "encode_text and encode wrote other words");
+        assert_eq!(from_text.streams().1, from_value.streams().1, "encode_text and encode wrote other numbers");
+        assert_eq!(from_text.streams().2, from_value.streams().2, "encode_text and encode wrote other bytes");
+    }
+
+    fn compare(pick: u8, opts: u8, requested: Option<&Value>, value: &Value, client: bool, server: bool) {
+        let buf = encode(value);
+        let (w, f, b) = buf.streams();
+        // What encode wrote is a tape (within the depth ceiling) that reads back as the value.
+        match Tape::new(w, f, b) {
+            Ok(checked) => {
+                assert_eq!(checked.root().to_value().into_owned(), *value, "the tape does not read back");
+                assert_eq!(checked.held_count(), 0, "encode wrote a held node");
+            }
+            Err(e) => assert!(
+                e.code() == ErrorCode::LimitExceeded && buf.tape().depth() > mcp_outputs::MAX_DEPTH_CEILING,
+                "Tape::new refuses what encode wrote: {e:?}"
+            ),
+        }
+        let tape = buf.tape();
+        assert_eq!(tape.root().to_value().into_owned(), *value, "encode's tape does not read back");
+        same_on_tape(pick, opts, requested, value, &tape, client, server);
+    }
+}
