@@ -374,6 +374,205 @@ function serialize(root, what, limits, spans = null, held = null) {
 // How many payloads one call may hold (the placeholder's low bits: src/lib.rs, `SLOT_BITS`).
 const MAX_HELD = 2 ** 20;
 
+// ---- The tape (default build) -------------------------------------------------------------------
+//
+// A result made of plain data only (what `JSON.parse` makes: own data properties read by
+// descriptor, plain prototypes, no toJSON, no Proxy, well-formed strings, finite numbers) crosses
+// into the wasm as a tape, written by one pass into three areas of the wasm memory (words,
+// numbers, UTF-8 bytes; the format is core/src/tape.rs's), with each structured payload held
+// here (measured by `measure`, written as a held node). The core reads the tape where it lies,
+// and its answer names the caller's own outputs and payloads. Anything else, or a value within
+// a factor of 3 of maxBytes (whose exact size is the core's to count on the text), is not
+// written: the call takes the text path (`serialize`), which reads it once and reports its
+// faults. Nothing here runs code of the caller's (no getter, trap or toJSON), so a value the
+// tape gives up on is read exactly once, by the text path.
+
+const NOT_PLAIN = Symbol("not plain");
+const textEncoder = new TextEncoder();
+
+/** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points. */
+function tapeWriter(raw, positions) {
+  if (typeof raw.tapeArea !== "function" || isProxy === null) return null;
+  // The core's payload positions of a result, as this writer finds them: another layout is
+  // not this writer's to guess, and leaves every call on the text path.
+  if (JSON.stringify(positions) !== '[["outputs","*","structuredContent"],["structuredContent"]]') return null;
+  const memory = raw.wasmMemory();
+  const caps = [0, 0, 0];
+  const ptrs = [0, 0, 0];
+  let W = null;
+  let F = null;
+  let B = null;
+  const view = () => {
+    W = new Uint32Array(memory.buffer, ptrs[0], caps[0]);
+    F = new Float64Array(memory.buffer, ptrs[1], caps[1]);
+    B = new Uint8Array(memory.buffer, ptrs[2], caps[2]);
+  };
+  // Grows area `which` to hold `need`: the wasm keeps what was written and may move it.
+  const grow = (which, need) => {
+    ptrs[which] = raw.tapeArea(which, need);
+    caps[which] = need;
+    view();
+  };
+  grow(0, 4096);
+  grow(1, 1024);
+  grow(2, 16384);
+
+  let at = 0;
+  let num = 0;
+  let byte = 0;
+  let bound = 0;
+  let limit = 0;
+  let limits = null;
+  let payloads = null;
+  let subjects = null;
+  let outputs = null;
+
+  const words = (n) => {
+    if (at + n > caps[0]) grow(0, 2 * (at + n));
+  };
+  const string = (s) => {
+    const n = s.length;
+    if (!wellFormed(s)) throw NOT_PLAIN;
+    bound += 6 * n + 2;
+    words(2);
+    W[at] = 4;
+    if (byte + 3 * n > caps[2]) grow(2, 2 * (byte + 3 * n));
+    // ASCII is copied by a loop (short strings); anything else by TextEncoder.encodeInto.
+    if (n < 64) {
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        B[byte + i] = c;
+      }
+      if (i === n) {
+        W[at + 1] = n;
+        at += 2;
+        byte += n;
+        return;
+      }
+    }
+    const { written } = textEncoder.encodeInto(s, B.subarray(byte));
+    W[at + 1] = written;
+    at += 2;
+    byte += written;
+  };
+  // `level`: 0 the result, 1 its outputs, 2 an output, 3 anything else; `depth`: the
+  // containers around `v`, itself included when it is one.
+  const value = (v, depth, level) => {
+    switch (typeof v) {
+      case "string":
+        string(v);
+        return;
+      case "number":
+        if (!Number.isFinite(v)) throw NOT_PLAIN;
+        words(1);
+        W[at++] = 3;
+        if (num + 1 > caps[1]) grow(1, 2 * (num + 1));
+        F[num++] = v;
+        bound += 24;
+        return;
+      case "boolean":
+        words(1);
+        W[at++] = v ? 2 : 1;
+        bound += 5;
+        return;
+      case "object":
+        if (v === null) {
+          words(1);
+          W[at++] = 0;
+          bound += 4;
+          return;
+        }
+        break;
+      default:
+        throw NOT_PLAIN; // undefined, a function, a symbol, a BigInt
+    }
+    if (depth > limits.maxDepth || isProxy(v)) throw NOT_PLAIN;
+    words(5);
+    const header = at;
+    const num0 = num;
+    const byte0 = byte;
+    at += 5;
+    let n;
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype) throw NOT_PLAIN;
+      n = v.length;
+      if (n > limits.maxArrayLen) throw NOT_PLAIN;
+      W[header] = 5;
+      const inner = level === 1 ? 2 : 3;
+      for (let i = 0; i < n; i++) {
+        const own = ownData(v, i);
+        if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
+        if (inner === 2) outputs.push(own.value);
+        value(own.value, depth + 1, inner);
+      }
+    } else {
+      const proto = Object.getPrototypeOf(v);
+      if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") throw NOT_PLAIN;
+      const keys = Object.keys(v);
+      n = keys.length;
+      if (n > limits.maxObjectLen) throw NOT_PLAIN;
+      W[header] = 6;
+      for (let i = 0; i < n; i++) {
+        const key = keys[i];
+        const own = ownData(v, key);
+        if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
+        string(key);
+        if ((level === 0 || level === 2) && key === "structuredContent") hold(own.value, depth);
+        else value(own.value, depth + 1, level === 0 && key === "outputs" ? 1 : 3);
+      }
+    }
+    bound += n + 2;
+    if (bound > limit) throw NOT_PLAIN;
+    W[header + 1] = n;
+    W[header + 2] = at - header - 5;
+    W[header + 3] = num - num0;
+    W[header + 4] = byte - byte0;
+  };
+  // A payload, inside `depth` containers: held when plain, as a node the core charges as the
+  // text path charges its placeholder (a number: 8).
+  const hold = (payload, depth) => {
+    const plain = measure(payload, depth, limits, limit - bound);
+    if (plain === null || payloads.length >= MAX_HELD) throw NOT_PLAIN;
+    const isObject = payload !== null && typeof payload === "object" && !Array.isArray(payload);
+    words(4);
+    W[at] = 7;
+    W[at + 1] = payloads.length;
+    W[at + 2] = 8;
+    W[at + 3] = isObject ? 1 : 0;
+    at += 4;
+    payloads.push(payload);
+    subjects.push(plain.subjects ? 1 : 0);
+    bound += plain.size;
+    if (bound > limit) throw NOT_PLAIN;
+  };
+
+  /** `result` written as a tape under `lim`: `{words, numbers, bytes, payloads, subjects,
+   * outputs}`, or `null` when it is not plain data (the text path's then). */
+  return function write(result, lim) {
+    if (W.buffer !== memory.buffer) view();
+    at = 0;
+    num = 0;
+    byte = 0;
+    bound = 0;
+    // UTF-8 takes at most 3 bytes per code unit: within a third of maxBytes (and of what a JS
+    // string can hold), the text is surely within maxBytes.
+    limit = Math.floor(Math.min(lim.maxBytes, MAX_JS_STRING) / 3);
+    limits = lim;
+    payloads = [];
+    subjects = [];
+    outputs = [];
+    try {
+      value(result, 1, 0);
+    } catch (e) {
+      if (e === NOT_PLAIN) return null;
+      throw e;
+    }
+    return { words: at, numbers: num, bytes: byte, payloads, subjects: Uint8Array.from(subjects), outputs };
+  };
+}
+
 // JSON text given as such: refused in JavaScript when even its UTF-16 length is over the
 // limit, so that a huge string is never copied into the wasm memory (which never shrinks).
 function textArg(value, what, limits) {
@@ -534,6 +733,17 @@ export function bind(load) {
   // 2^20 in [2^52, 2^53), so that `tag + slot` is an exact integer in JavaScript and in Rust.
   const positions = parse(engine.raw.payloadPositions());
   const TAG = 2 ** 52 + Math.floor(Math.random() * 2 ** 32) * 2 ** 20;
+  // The tape writer of the instance in use (rebuilt with it: each has its own memory).
+  let tape = null;
+  let tapeOf = null;
+  const writeTape = (result, limits) => {
+    if (hasValidator) return null;
+    if (tapeOf !== engine) {
+      tapeOf = engine;
+      tape = tapeWriter(engine.raw, positions.result);
+    }
+    return tape === null ? null : tape(result, limits);
+  };
 
   /**
    * `value` as an envelope holding its payloads (default build): `{text, held}`; `held` is
@@ -891,6 +1101,13 @@ export function bind(load) {
     check(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
+      const t = writeTape(result, this._limits);
+      if (t !== null) {
+        const rule = legacyRule(options, this._limits);
+        return parse(
+          this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule, t.subjects))),
+        );
+      }
       const env = envelope(result, "result", this._limits, "result");
       const rule = legacyRule(options, this._limits);
       if (env !== null && env.held !== null) {
@@ -917,6 +1134,16 @@ export function bind(load) {
     route(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
+      const t = writeTape(result, this._limits);
+      if (t !== null) {
+        // Plain data throughout: each routed output is the caller's own object, as read for the
+        // tape, and each payload the route names the caller's own payload.
+        const rule = legacyRule(options, this._limits);
+        const answer = this._call(() =>
+          holding(t, () => this._handle().routeTape(reqText, t.words, t.numbers, t.bytes, rule, TAG, t.subjects)),
+        );
+        return withOutputs(parseHeld(answer, t), (i) => t.outputs[i]);
+      }
       let spans = { start: [], end: [], values: [] };
       const env = envelope(result, "result", this._limits, "result", spans);
       const rule = legacyRule(options, this._limits);
@@ -1036,6 +1263,10 @@ export function bind(load) {
   // path every call takes. Symbol-keyed: in no export list and no typing.
   Object.defineProperty(Connection, Symbol.for("mcp-outputs.forceTrapForTest"), {
     value: () => call(() => engine.raw.__panicForTest()),
+  });
+  // And for the tests of the tape: how many results this instance read as tapes (-1: none can).
+  Object.defineProperty(Connection, Symbol.for("mcp-outputs.tapeReadsForTest"), {
+    value: () => (typeof engine.raw.__tapeReadsForTest === "function" ? engine.raw.__tapeReadsForTest() : -1),
   });
 
   return {

@@ -60,6 +60,7 @@ pub fn has_validator() -> bool {
 mod host {
     //! The core's `SchemaHost` answered by the JavaScript layer (npm/api.js, `schemaHost`).
     use mcp_outputs::schema::{CompiledSchema, SchemaHost, Violation};
+    use mcp_outputs::tape::{TapeJson, TapeNode};
     use mcp_outputs::{Error, ErrorCode};
     use serde_json::Value;
     use std::cell::RefCell;
@@ -207,6 +208,51 @@ mod host {
             match (self.slot(value), HOST.with(|h| h.borrow().clone())) {
                 (Some(slot), Some(host)) => Ok(host.0.payload_text(slot)),
                 _ => Ok(mcp_outputs::jsontext::stringify(value)),
+            }
+        }
+    }
+
+    /// The held payloads of a call whose result crossed as a tape (`crate::tape`): a held node
+    /// names its payload's slot; `subjects[slot]` says whether the payload has strings or member
+    /// names (the regex budget's question).
+    #[derive(Debug)]
+    pub struct TapeHeld {
+        pub subjects: Vec<u8>,
+    }
+
+    impl mcp_outputs::payload::PayloadsIn<TapeJson> for TapeHeld {
+        fn validate(
+            &self,
+            schema: &CompiledSchema,
+            node: &TapeNode<'_>,
+            path: &str,
+            what: &str,
+        ) -> mcp_outputs::Result<()> {
+            let Some(held) = node.held() else {
+                // Not held (the JavaScript layer holds every payload of a tape): as a value.
+                return schema.validate(&mcp_outputs::node::to_value::<TapeJson>(node), path, what);
+            };
+            let host = HOST
+                .with(|h| h.borrow().clone())
+                .ok_or_else(|| Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host"))?;
+            let subjects = usize::try_from(held.slot).ok().and_then(|i| self.subjects.get(i)).is_some_and(|s| *s != 0);
+            schema.validate_by(subjects, path, what, || {
+                answered(schema, &host, || host.0.validate_payload(id_of(schema), held.slot))
+                    .map_err(|e| Error::new(e.code(), path, e.message()))
+            })
+        }
+
+        fn is_object(&self, node: &TapeNode<'_>) -> bool {
+            match node.held() {
+                Some(held) => held.is_object,
+                None => mcp_outputs::payload::PayloadsIn::<TapeJson>::is_object(&mcp_outputs::payload::InPlace, node),
+            }
+        }
+
+        fn stringify(&self, node: &TapeNode<'_>) -> mcp_outputs::Result<String> {
+            match (node.held(), HOST.with(|h| h.borrow().clone())) {
+                (Some(held), Some(host)) => Ok(host.0.payload_text(held.slot)),
+                _ => Ok(mcp_outputs::node::stringify::<TapeJson>(node)),
             }
         }
     }
@@ -682,6 +728,63 @@ impl RawReceivedTool {
         })
     }
 
+    /// `check` of a result the JavaScript layer wrote as a tape ([`tape_area`]: `words`,
+    /// `numbers` and `bytes` long), its structured payloads held there (default build).
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = checkTape)]
+    pub fn check_tape(
+        &self,
+        requested: Option<String>,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        legacy_structured: Option<String>,
+        subjects: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            tape::read(words, numbers, bytes, |tape| {
+                let held = host::TapeHeld { subjects };
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), &held)?;
+                Ok(checked.to_json().to_string())
+            })
+        })
+    }
+
+    /// `route` of a result written as a tape (see [`RawReceivedTool::check_tape`]): each routed
+    /// output of `result.outputs` as its index there, every held payload the route names (the
+    /// View, a legacy structured output) as `tag + slot`, for the JavaScript layer to put its
+    /// caller's own objects in their place.
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = routeTape)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn route_tape(
+        &self,
+        requested: Option<String>,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        legacy_structured: Option<String>,
+        tag: f64,
+        subjects: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            tape::read(words, numbers, bytes, |tape| {
+                let held = host::TapeHeld { subjects };
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), &held)?;
+                let route = self.inner.route_node(&checked, rule.as_ref());
+                let out = route.to_out_with(|routed| match routed {
+                    mcp_outputs::routing::Routed::Output { index, .. } => {
+                        mcp_outputs::node::Out::Value(Value::from(*index))
+                    }
+                    other => other.to_out(),
+                });
+                Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
+            })
+        })
+    }
+
     /// Checks and routes a result (JSON text); the route as JSON text, with each routed
     /// output of `result.outputs` given as its index there (`Route::to_json_indexed`): the
     /// JavaScript layer puts the caller's own output objects in their place, so outputs never
@@ -694,6 +797,24 @@ impl RawReceivedTool {
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
         lift(|| self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
+    }
+}
+
+#[cfg(not(feature = "full"))]
+impl RawReceivedTool {
+    /// The selectors of `requested` (JSON text), read once for a request equal to the last
+    /// call's.
+    fn selection(&self, requested: Option<String>) -> mcp_outputs::Result<Selectors> {
+        if let Some((text, selectors)) = &*self.last_selection.borrow() {
+            if *text == requested {
+                return Ok(selectors.clone());
+            }
+        }
+        let limits = self.inner.connection().limits();
+        let read = requested.as_deref().map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+        let selectors: Selectors = self.inner.selection(read.as_ref())?.into();
+        *self.last_selection.borrow_mut() = Some((requested, selectors.clone()));
+        Ok(selectors)
     }
 }
 
@@ -836,4 +957,125 @@ impl RawSchema {
             self.inner.validate(&value, "", "instance")
         })
     }
+}
+
+/// The tape a JavaScript call writes its result into (default build; docs/boundary.md): three
+/// areas of the wasm memory, grown on request, that npm/api.js views as typed arrays and fills
+/// in one pass; the core reads them where they lie (`mcp_outputs::tape`), after checking them.
+#[cfg(not(feature = "full"))]
+mod tape {
+    use mcp_outputs::node::Node as _;
+    use mcp_outputs::tape::{Tape, TapeJson, TapeNode};
+    use serde_json::Value;
+    use std::cell::RefCell;
+
+    #[derive(Default)]
+    struct Areas {
+        words: Vec<u32>,
+        numbers: Vec<f64>,
+        bytes: Vec<u8>,
+    }
+
+    thread_local! {
+        static AREAS: RefCell<Areas> = RefCell::new(Areas::default());
+        /// Tapes read since the instance started, for the tests that prove a call took the tape.
+        static READS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+
+    /// How many tapes were read.
+    pub fn reads() -> u32 {
+        READS.with(std::cell::Cell::get)
+    }
+
+    /// The address of area `which` (0 words, 1 numbers, 2 bytes), at least `len` long (grown to
+    /// twice that, so that a writer asks rarely; what it holds is kept).
+    pub fn area(which: u32, len: u32) -> u32 {
+        AREAS.with(|areas| {
+            let mut areas = areas.borrow_mut();
+            let len = usize::try_from(len).unwrap_or(usize::MAX);
+            fn grow<T: Copy + Default>(area: &mut Vec<T>, len: usize) -> u32 {
+                if area.len() < len {
+                    area.resize(len.saturating_mul(2), T::default());
+                }
+                // wasm32: an address is 32 bits.
+                u32::try_from(area.as_ptr() as usize).unwrap_or(0)
+            }
+            match which {
+                0 => grow(&mut areas.words, len),
+                1 => grow(&mut areas.numbers, len),
+                _ => grow(&mut areas.bytes, len),
+            }
+        })
+    }
+
+    /// Runs `f` over the tape the JavaScript layer wrote: the first `words`, `numbers` and
+    /// `bytes` of the areas, checked first (`Tape::new`).
+    pub fn read<T>(
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        f: impl FnOnce(&Tape<'_>) -> mcp_outputs::Result<T>,
+    ) -> mcp_outputs::Result<T> {
+        AREAS.with(|areas| {
+            let areas = areas.borrow();
+            let part = |len: u32, all: usize| usize::try_from(len).ok().filter(|n| *n <= all);
+            let (Some(w), Some(n), Some(b)) =
+                (part(words, areas.words.len()), part(numbers, areas.numbers.len()), part(bytes, areas.bytes.len()))
+            else {
+                return Err(mcp_outputs::Error::new(
+                    mcp_outputs::ErrorCode::Malformed,
+                    "",
+                    "result: a tape longer than its areas",
+                ));
+            };
+            READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
+            let tape = Tape::new(
+                areas.words.get(..w).unwrap_or_default(),
+                areas.numbers.get(..n).unwrap_or_default(),
+                areas.bytes.get(..b).unwrap_or_default(),
+            )?;
+            f(&tape)
+        })
+    }
+
+    /// A node of the tape in an answer: a held payload as `tag + slot` (the JavaScript layer
+    /// puts its caller's own payload there), anything else as its value.
+    pub fn referenced(node: &TapeNode<'_>, tag: u64) -> Value {
+        if let Some(held) = node.held() {
+            return Value::from(tag.saturating_add(u64::from(held.slot)));
+        }
+        if let Some(items) = node.as_array() {
+            use mcp_outputs::node::Array as _;
+            return Value::Array(items.elements().map(|item| referenced(&item, tag)).collect());
+        }
+        if let Some(members) = node.as_object() {
+            use mcp_outputs::node::Object as _;
+            return Value::Object(
+                members.members().map(|(k, v): (&str, TapeNode<'_>)| (k.to_owned(), referenced(&v, tag))).collect(),
+            );
+        }
+        mcp_outputs::node::to_value::<TapeJson>(node).into_owned()
+    }
+}
+
+/// The address of tape area `which` (0 words, 1 numbers, 2 bytes), at least `len` long: see
+/// `mod tape`.
+#[cfg(not(feature = "full"))]
+#[wasm_bindgen(js_name = tapeArea)]
+pub fn tape_area(which: u32, len: u32) -> u32 {
+    tape::area(which, len)
+}
+
+/// How many tapes this instance read (tests only: which path a call took).
+#[cfg(not(feature = "full"))]
+#[wasm_bindgen(js_name = __tapeReadsForTest)]
+pub fn tape_reads_for_test() -> u32 {
+    tape::reads()
+}
+
+/// The wasm memory, which npm/api.js views to write a tape.
+#[cfg(not(feature = "full"))]
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }

@@ -470,10 +470,22 @@ impl ReceivedTool {
         result: NodeOf<'r, F>,
         payloads: &P,
     ) -> Result<CheckedResult<'r, F>> {
+        self.check_node_then(|| self.selection(requested), result, payloads)
+    }
+
+    /// [`ReceivedTool::check_node_requested`] with the selection made by `select`, once the
+    /// result is within the limits (a binding that caches the selection of a request it sees
+    /// call after call).
+    pub fn check_node_then<'r, F: Source, P: PayloadsIn<F> + ?Sized, S: AsRef<[Selector]>>(
+        &self,
+        select: impl FnOnce() -> Result<S>,
+        result: NodeOf<'r, F>,
+        payloads: &P,
+    ) -> Result<CheckedResult<'r, F>> {
         self.conn.limits().check_node::<F>(&result, 1, "")?;
-        let selectors = self.selection(requested)?;
+        let selectors = select()?;
         let obj = result.as_object().ok_or_else(|| Error::malformed("", "a CallToolResult must be an object"))?;
-        self.check_walked(&selectors, result, obj, payloads)
+        self.check_walked(selectors.as_ref(), result, obj, payloads)
     }
 
     /// The checks of a result within the limits.

@@ -183,6 +183,19 @@ impl<'v, F: Json> Out<'v, F> {
         }
     }
 
+    /// The answer as a value, each of the caller's nodes written by `node` (a binding's
+    /// reference to its own object, where it hands the object back itself).
+    pub fn to_value_with(&self, node: &impl Fn(&NodeOf<'v, F>) -> serde_json::Value) -> serde_json::Value {
+        match self {
+            Out::Node(n) => node(n),
+            Out::Value(value) => value.clone(),
+            Out::Object(members) => serde_json::Value::Object(
+                members.iter().map(|(k, v)| (k.clone().into_owned(), v.to_value_with(node))).collect(),
+            ),
+            Out::Array(items) => serde_json::Value::Array(items.iter().map(|item| item.to_value_with(node)).collect()),
+        }
+    }
+
     /// The answer as a value, moving what the core built.
     pub fn into_value(self) -> serde_json::Value {
         match self {

@@ -497,10 +497,16 @@ impl<'r, F: Source> Route<'r, F> {
     /// routed output, payload and result is the caller's own node; a binding hands them back as
     /// its caller's objects.
     pub fn to_out(&self) -> Out<'r, F> {
+        self.to_out_with(Routed::to_out)
+    }
+
+    /// [`Route::to_out`] with each routed output written by `item` (a binding that hands back
+    /// its caller's outputs by their index writes [`Routed::Output`] as that index).
+    pub fn to_out_with(&self, item: impl Fn(&Routed<'r, F>) -> Out<'r, F>) -> Out<'r, F> {
         if self.input_required || self.result_type.is_some() {
             return Out::Value(self.to_json());
         }
-        let list = |items: &[Routed<'r, F>]| Out::Array(items.iter().map(Routed::to_out).collect());
+        let list = |items: &[Routed<'r, F>]| Out::Array(items.iter().map(&item).collect());
         let extensions = self.extensions.iter().map(|(id, outputs)| (id.clone(), list(outputs))).collect();
         let diagnostics: Vec<Value> =
             self.diagnostics.iter().map(|d| crate::json::finding(d.code(), d.path())).collect();

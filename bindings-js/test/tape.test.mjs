@@ -1,0 +1,155 @@
+// The tape (issue 21, "one reader"; docs/boundary.md): in the default build, a result made of
+// plain data crosses into the wasm as a tape written in one pass, its payloads held here, and
+// the core's answer names the caller's own outputs and payloads. Anything else takes the text
+// path. Each test checks which path a call took (the engine counts the tapes it reads) and that
+// both paths answer alike.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { FLAVOUR, mcp } from "./flavour.mjs";
+
+const tapeReads = mcp.Connection[Symbol.for("mcp-outputs.tapeReadsForTest")];
+const APPS = "io.modelcontextprotocol/ui";
+const schema = {
+  type: "object",
+  properties: { items: { type: "array", items: { type: "object", properties: { id: { type: "string", pattern: "^c[0-9]+$" } } } } },
+  required: ["items"],
+};
+const tool = {
+  name: "t",
+  inputSchema: { type: "object" },
+  outputVariants: [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured", schema },
+    { audience: APPS, format: "structured", schema: { type: "object" } },
+  ],
+  _meta: { ui: { resourceUri: "ui://t/view.html" } },
+};
+const requested = [
+  { audience: "assistant", format: "content" },
+  { audience: "programmatic", format: "structured" },
+];
+const text = (t) => ({ audience: "assistant", format: "content", content: [{ type: "text", text: t }] });
+const structured = (payload, audience = "programmatic") => ({ audience, format: "structured", structuredContent: payload });
+const host = (version = "2026-12-01", negotiated = [APPS]) =>
+  mcp.ReceivedTool.accept(tool, new mcp.Connection({ protocolVersion: version, negotiated }));
+
+/** The calls `fn` made that read a tape. */
+function tapesRead(fn) {
+  const before = tapeReads();
+  const answer = fn();
+  return [tapeReads() - before, answer];
+}
+
+const outcome = (fn) => {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { code: e.code, path: e.path, message: e.message };
+  }
+};
+
+test("a plain result crosses as a tape, and the route hands back the caller's own objects", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const h = host();
+  const payload = { items: [{ id: "c1" }, { id: "c2", note: "é😀\u2028" }] };
+  const result = { resultType: "complete", outputs: [structured(payload), text("hi")] };
+  const [reads, route] = tapesRead(() => h.route(requested, result));
+  assert.equal(reads, 1);
+  assert.equal(route.programmatic[0], result.outputs[0]);
+  assert.equal(route.programmatic[0].structuredContent, payload);
+  assert.equal(route.model[0], result.outputs[1]);
+  assert.deepEqual(route, h.routeText(JSON.stringify(requested), JSON.stringify(result)));
+  const [checks, checked] = tapesRead(() => h.check(requested, result));
+  assert.equal(checks, 1);
+  assert.deepEqual(checked, {});
+});
+
+test("the View carries the caller's payload; the legacy Apps View the caller's result", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const ui = { openDialog: true };
+  const request = [...requested, { audience: APPS, format: "structured" }];
+  const result = {
+    outputs: [text("hi"), structured({ items: [] }), structured(ui, APPS)],
+    _meta: { [APPS]: { frame: 1 }, trace: "x" },
+  };
+  const [reads, route] = tapesRead(() => host("2026-12-01", [APPS]).route(request, result));
+  assert.equal(reads, 1);
+  assert.equal(route.view.structuredContent, ui);
+  assert.deepEqual(route.view._meta, { [APPS]: { frame: 1 } });
+  assert.deepEqual(route.dropped, [{ meta: "trace" }]);
+  const legacyTool = { name: "t", inputSchema: { type: "object" }, outputSchema: schema, _meta: tool._meta };
+  const legacyHost = mcp.ReceivedTool.accept(legacyTool, new mcp.Connection({ protocolVersion: "2025-06-18", negotiated: [APPS] }));
+  const payload = { items: [{ id: "c3" }] };
+  const legacy = { content: [{ type: "text", text: "x" }], structuredContent: payload };
+  const [legacyReads, legacyRoute] = tapesRead(() => legacyHost.route(undefined, legacy));
+  assert.equal(legacyReads, 1);
+  assert.equal(legacyRoute.view.structuredContent, payload);
+  assert.deepEqual(legacyRoute.view, legacy);
+});
+
+test("faults read from a tape are the text path's", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const h = host();
+  for (const result of [
+    { outputs: [structured({ items: [{ id: "x" }] }), text("hi")] },
+    { outputs: [structured({ items: "no" }), text("hi")] },
+    { outputs: [structured({ items: [] })] },
+    { outputs: [structured({ items: [] }), text("a"), text("b")] },
+    { outputs: [{ audience: "programmatic", format: "content", content: [] }, text("hi")] },
+    { outputs: "no" },
+    { outputs: [text("hi"), structured({ items: [] })], isError: "yes" },
+    [1, 2],
+    "a string",
+    { resultType: "input_required", inputRequests: {} },
+    { resultType: "task", task: {} },
+  ]) {
+    for (const request of [requested, undefined, [{ audience: "nope", format: "content" }]]) {
+      const [reads, onTape] = tapesRead(() => outcome(() => h.route(request, result)));
+      assert.equal(reads, 1, JSON.stringify(result));
+      const onText = outcome(() => h.routeText(request === undefined ? undefined : JSON.stringify(request), JSON.stringify(result)));
+      assert.deepEqual(onTape, onText, JSON.stringify([request, result]));
+      assert.deepEqual(
+        outcome(() => h.check(request, result)),
+        outcome(() => h.checkText(request === undefined ? undefined : JSON.stringify(request), JSON.stringify(result))),
+      );
+    }
+  }
+});
+
+test("a result that is not plain data takes the text path, read once", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const h = host();
+  let reads = 0;
+  const output = text("hi");
+  Object.defineProperty(output, "format", { enumerable: true, get: () => (reads++, "content") });
+  for (const result of [
+    { outputs: [structured({ items: [] }), output] },
+    { outputs: [structured({ items: [], when: new Date(0) }), text("hi")] },
+    { outputs: [structured({ items: [], n: 1n }), text("hi")] },
+    { outputs: [structured({ items: [] }), text("lone \ud800")] },
+    { outputs: [structured({ items: [], skip: undefined }), text("hi")] },
+    { outputs: new Proxy([structured({ items: [] }), text("hi")], {}) },
+  ]) {
+    const [tapes] = tapesRead(() => outcome(() => h.route(requested, result)));
+    assert.equal(tapes, 0);
+  }
+  assert.equal(reads, 1, "the getter ran once: the tape reads by descriptor, the text path read it");
+});
+
+test("a large result grows the tape's areas and answers as its text", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const h = host();
+  const many = (n) => ({ items: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "n".repeat(i % 40) + "é" })) });
+  for (const n of [1, 100, 2000, 8000]) {
+    const result = { outputs: [structured(many(n)), text("x".repeat(n))], _meta: { nums: Array.from({ length: n }, (_, i) => i + 0.5) } };
+    const [reads, route] = tapesRead(() => h.route(requested, result));
+    assert.equal(reads, 1);
+    assert.equal(route.programmatic[0], result.outputs[0]);
+    assert.deepEqual(route, h.routeText(JSON.stringify(requested), JSON.stringify(result)));
+  }
+  // Near maxBytes, the exact size is the core's to count on the text.
+  const tight = mcp.ReceivedTool.accept(tool, new mcp.Connection({ negotiated: [APPS] }, { limits: { maxBytes: 3000 } }));
+  const result = { outputs: [structured(many(20)), text("hi")] };
+  const [reads] = tapesRead(() => outcome(() => tight.route(requested, result)));
+  assert.equal(reads, 0);
+  assert.deepEqual(outcome(() => tight.route(requested, result)), outcome(() => tight.routeText(JSON.stringify(requested), JSON.stringify(result))));
+});
+
+test("the full build has no tape", { skip: FLAVOUR !== "full" && "the default build has one" }, () => {
+  assert.equal(tapeReads(), -1);
+});
