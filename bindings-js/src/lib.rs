@@ -774,7 +774,7 @@ impl RawReceivedTool {
                 let held = host::TapeHeld { subjects };
                 let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), &held)?;
                 let route = self.inner.route_node(&checked, rule.as_ref());
-                let out = route.to_out_with(|routed| match routed {
+                let out = route.to_out_with(&|routed| match routed {
                     mcp_outputs::routing::Routed::Output { index, .. } => {
                         mcp_outputs::node::Out::Value(Value::from(*index))
                     }

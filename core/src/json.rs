@@ -495,7 +495,7 @@ impl Route<'_> {
     /// caller's own output objects and so never sends the outputs back across the boundary.
     /// Outputs the route synthesizes (the legacy `content` in `model`) stay literal.
     pub fn to_json_indexed(&self, _result: &Value) -> Value {
-        self.render(|routed| match routed {
+        self.render(&|routed| match routed {
             Routed::Output { index, .. } => Value::from(*index),
             other => other.to_value().into_owned(),
         })

@@ -185,7 +185,7 @@ impl<'v, F: Json> Out<'v, F> {
 
     /// The answer as a value, each of the caller's nodes written by `node` (a binding's
     /// reference to its own object, where it hands the object back itself).
-    pub fn to_value_with(&self, node: &impl Fn(&NodeOf<'v, F>) -> serde_json::Value) -> serde_json::Value {
+    pub fn to_value_with(&self, node: &dyn Fn(&NodeOf<'v, F>) -> serde_json::Value) -> serde_json::Value {
         match self {
             Out::Node(n) => node(n),
             Out::Value(value) => value.clone(),

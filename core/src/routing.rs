@@ -8,7 +8,7 @@ use crate::content::annotation_conflicts_in;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
 use crate::node::{field, Array as _, Node as _, NodeOf, Object as _, Out, SerdeJson, Source};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::borrow::Cow;
 
 /// Where each output of one result goes. The outputs are the result's own nodes (`crate::node`:
@@ -84,16 +84,7 @@ impl<'r, F: Source> Routed<'r, F> {
     pub fn to_value(&self) -> Cow<'r, Value> {
         match self {
             Routed::Output { value, .. } => value.to_value(),
-            Routed::LegacyContent(content) => Cow::Owned(json!({
-                "audience": "assistant",
-                "format": "content",
-                "content": content.as_ref().map_or(Value::Array(Vec::new()), |c| c.to_value().into_owned()),
-            })),
-            Routed::LegacyStructured { audience, value } => Cow::Owned(json!({
-                "audience": audience,
-                "format": "structured",
-                "structuredContent": value.to_value().into_owned(),
-            })),
+            built => Cow::Owned(built.to_out().into_value()),
         }
     }
 }
@@ -137,26 +128,7 @@ impl<F: Source> std::fmt::Debug for View<'_, F> {
 impl<F: Source> View<'_, F> {
     /// The JSON `params` of `ui/notifications/tool-result`.
     pub fn to_json(&self) -> Value {
-        match self {
-            View::Legacy(result) => result.to_value().into_owned(),
-            View::Projected { structured, meta, is_error } => {
-                let mut map = Map::new();
-                map.insert("content".into(), Value::Array(Vec::new()));
-                map.insert(
-                    "structuredContent".into(),
-                    structured.as_ref().map_or(Value::Null, |s| s.to_value().into_owned()),
-                );
-                if let Some(meta) = meta {
-                    let mut m = Map::new();
-                    m.insert(APPS_EXTENSION.into(), meta.to_value().into_owned());
-                    map.insert("_meta".into(), Value::Object(m));
-                }
-                if *is_error {
-                    map.insert("isError".into(), Value::Bool(true));
-                }
-                Value::Object(map)
-            }
-        }
+        self.to_out().into_value()
     }
 }
 
@@ -497,16 +469,22 @@ impl<'r, F: Source> Route<'r, F> {
     /// routed output, payload and result is the caller's own node; a binding hands them back as
     /// its caller's objects.
     pub fn to_out(&self) -> Out<'r, F> {
-        self.to_out_with(Routed::to_out)
+        self.to_out_with(&Routed::to_out)
     }
 
     /// [`Route::to_out`] with each routed output written by `item` (a binding that hands back
     /// its caller's outputs by their index writes [`Routed::Output`] as that index).
-    pub fn to_out_with(&self, item: impl Fn(&Routed<'r, F>) -> Out<'r, F>) -> Out<'r, F> {
-        if self.input_required || self.result_type.is_some() {
-            return Out::Value(self.to_json());
+    // `&dyn`: one copy of the function per representation, not per caller's closure.
+    pub fn to_out_with(&self, item: &dyn Fn(&Routed<'r, F>) -> Out<'r, F>) -> Out<'r, F> {
+        if self.input_required {
+            // MRTR-1: a route without the eight keys.
+            return Out::Value(json!({ "resultType": crate::client::INPUT_REQUIRED }));
         }
-        let list = |items: &[Routed<'r, F>]| Out::Array(items.iter().map(&item).collect());
+        if let Some(result_type) = &self.result_type {
+            // RT-1: nothing routed; the answer is the defining extension's.
+            return Out::Value(json!({ "resultType": result_type }));
+        }
+        let list = |items: &[Routed<'r, F>]| Out::Array(items.iter().map(item).collect());
         let extensions = self.extensions.iter().map(|(id, outputs)| (id.clone(), list(outputs))).collect();
         let diagnostics: Vec<Value> =
             self.diagnostics.iter().map(|d| crate::json::finding(d.code(), d.path())).collect();
@@ -528,36 +506,12 @@ impl<F: Source> Route<'_, F> {
     /// isError }`, every key always present; `{ "resultType": "input_required" }` for a
     /// multi-round-trip answer (MRTR-1).
     pub fn to_json(&self) -> Value {
-        self.render(|routed| routed.to_value().into_owned())
+        self.to_out().into_value()
     }
 
     /// The JSON form with each routed output written by `item` (a copy, or a reference the
     /// caller resolves; see `Route::to_json_indexed`).
-    pub fn render(&self, item: impl Fn(&Routed<'_, F>) -> Value) -> Value {
-        if self.input_required {
-            // MRTR-1: a route without the eight keys.
-            return json!({ "resultType": crate::client::INPUT_REQUIRED });
-        }
-        if let Some(result_type) = &self.result_type {
-            // RT-1: nothing routed; the answer is the defining extension's.
-            return json!({ "resultType": result_type });
-        }
-        let list = |items: &[Routed<'_, F>]| Value::Array(items.iter().map(&item).collect());
-        let mut extensions = Map::new();
-        for (id, outputs) in &self.extensions {
-            extensions.insert(id.as_ref().to_owned(), list(outputs));
-        }
-        let diagnostics: Vec<Value> =
-            self.diagnostics.iter().map(|d| crate::json::finding(d.code(), d.path())).collect();
-        json!({
-            "model": list(&self.model),
-            "user": list(&self.user),
-            "programmatic": list(&self.programmatic),
-            "extensions": extensions,
-            "view": self.view.as_ref().map_or(Value::Null, View::to_json),
-            "dropped": self.dropped.iter().map(Dropped::to_json).collect::<Vec<_>>(),
-            "diagnostics": diagnostics,
-            "isError": self.is_error,
-        })
+    pub fn render(&self, item: &dyn Fn(&Routed<'_, F>) -> Value) -> Value {
+        self.to_out_with(&|routed| Out::Value(item(routed))).into_value()
     }
 }
