@@ -101,6 +101,18 @@ impl Limits {
     }
 
     fn fits_in<'v, F: Source>(&self, node: &F::Node<'v>, depth: usize, cap: usize, left: &mut usize) -> bool {
+        self.fits_read::<F>(read::<F>(node), depth, cap, left)
+    }
+
+    // A node already classified: each node is read once.
+    #[allow(clippy::type_complexity)]
+    fn fits_read<'v, F: Source>(
+        &self,
+        node: Read<<F::Node<'v> as Node<'v, F>>::Array, <F::Node<'v> as Node<'v, F>>::Object>,
+        depth: usize,
+        cap: usize,
+        left: &mut usize,
+    ) -> bool {
         #[inline(always)]
         fn take(left: &mut usize, cost: usize) -> bool {
             match left.checked_sub(cost) {
@@ -111,7 +123,7 @@ impl Limits {
                 None => false,
             }
         }
-        match read::<F>(node) {
+        match node {
             Read::Array(items) => {
                 let len = items.len();
                 take(left, len + 2)
@@ -119,7 +131,7 @@ impl Limits {
                     && len <= self.max_array_len
                     && items.elements().all(|item| match read::<F>(&item) {
                         Read::Leaf(cost) => take(left, cost),
-                        _ => self.fits_in::<F>(&item, depth + 1, cap, left),
+                        container => self.fits_read::<F>(container, depth + 1, cap, left),
                     })
             }
             Read::Object(members) => {
@@ -131,7 +143,7 @@ impl Limits {
                         take(left, key.as_ref().len())
                             && match read::<F>(&item) {
                                 Read::Leaf(cost) => take(left, cost),
-                                _ => self.fits_in::<F>(&item, depth + 1, cap, left),
+                                container => self.fits_read::<F>(container, depth + 1, cap, left),
                             }
                     })
             }
