@@ -393,9 +393,16 @@ const textEncoder = new TextEncoder();
 /** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points. */
 function tapeWriter(raw, positions) {
   if (typeof raw.tapeArea !== "function" || isProxy === null) return null;
-  // The core's payload positions of a result, as this writer finds them: another layout is
-  // not this writer's to guess, and leaves every call on the text path.
-  if (JSON.stringify(positions) !== '[["outputs","*","structuredContent"],["structuredContent"]]') return null;
+  // The core's payload positions, as this writer finds them (a result's: each output's and the
+  // top-level `structuredContent`; a produced value's: each output's): another layout is not
+  // this writer's to guess, and leaves every call on the text path.
+  const expected = {
+    result: '[["outputs","*","structuredContent"],["structuredContent"]]',
+    produced: '[["outputs","*","structuredContent"]]',
+  };
+  if (JSON.stringify(positions.result) !== expected.result || JSON.stringify(positions.produced) !== expected.produced) {
+    return null;
+  }
   const memory = raw.wasmMemory();
   const caps = [0, 0, 0];
   const ptrs = [0, 0, 0];
@@ -426,6 +433,9 @@ function tapeWriter(raw, positions) {
   let payloads = null;
   let subjects = null;
   let outputs = null;
+  // Whether the top-level `structuredContent` is a payload position (a result) or not (what a
+  // tool produced).
+  let topHeld = false;
 
   const words = (n) => {
     if (at + n > caps[0]) grow(0, 2 * (at + n));
@@ -519,7 +529,7 @@ function tapeWriter(raw, positions) {
         const own = ownData(v, key);
         if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
         string(key);
-        if ((level === 0 || level === 2) && key === "structuredContent") hold(own.value, depth);
+        if (((level === 0 && topHeld) || level === 2) && key === "structuredContent") hold(own.value, depth);
         else value(own.value, depth + 1, level === 0 && key === "outputs" ? 1 : 3);
       }
     }
@@ -548,9 +558,11 @@ function tapeWriter(raw, positions) {
     if (bound > limit) throw NOT_PLAIN;
   };
 
-  /** `result` written as a tape under `lim`: `{words, numbers, bytes, payloads, subjects,
-   * outputs}`, or `null` when it is not plain data (the text path's then). */
-  return function write(result, lim) {
+  /** `result` (`which`: "result" or "produced") written as a tape under `lim`: `{words,
+   * numbers, bytes, payloads, subjects, outputs}`, or `null` when it is not plain data (the text
+   * path's then). */
+  return function write(result, lim, which) {
+    topHeld = which === "result";
     if (W.buffer !== memory.buffer) view();
     at = 0;
     num = 0;
@@ -736,13 +748,13 @@ export function bind(load) {
   // The tape writer of the instance in use (rebuilt with it: each has its own memory).
   let tape = null;
   let tapeOf = null;
-  const writeTape = (result, limits) => {
+  const writeTape = (value, limits, which = "result") => {
     if (hasValidator) return null;
     if (tapeOf !== engine) {
       tapeOf = engine;
-      tape = tapeWriter(engine.raw, positions.result);
+      tape = tapeWriter(engine.raw, positions);
     }
-    return tape === null ? null : tape(result, limits);
+    return tape === null ? null : tape(value, limits, which);
   };
 
   /**
@@ -1022,6 +1034,14 @@ export function bind(load) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
       const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
+      const t = writeTape(produced, c._limits, "produced");
+      if (t !== null) {
+        // Plain data throughout: the result carries the caller's own payload objects.
+        const answer = this._call(() =>
+          holding(t, () => this._handle().respondTape(c._handle(), reqText, t.words, t.numbers, t.bytes, TAG, t.subjects)),
+        );
+        return parseHeld(answer, t);
+      }
       const env = this._produced(c, reqText, () => envelope(produced, "produced", c._limits, "produced"));
       if (env !== null && env.held !== null) {
         // The result carries the caller's own payload objects.

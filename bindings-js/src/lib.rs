@@ -16,6 +16,8 @@
 //! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
 
 use mcp_outputs::json as facade;
+#[cfg(not(feature = "full"))]
+use mcp_outputs::tape::TapeJson;
 use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
 use serde_json::Value;
 use std::sync::Arc;
@@ -528,6 +530,38 @@ impl RawServerTool {
         })
     }
 
+    /// `respond` of produced outputs the JavaScript layer wrote as a tape (default build; see
+    /// `RawReceivedTool::check_tape`), its structured payloads held there: the wire result as
+    /// JSON text, each held payload it carries as `tag + slot`, for the JavaScript layer to put
+    /// its caller's own payload back.
+    #[cfg(not(feature = "full"))]
+    #[wasm_bindgen(js_name = respondTape)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn respond_tape(
+        &self,
+        conn: &RawConnection,
+        requested: Option<String>,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        tag: f64,
+        subjects: Vec<u8>,
+    ) -> JsResult<String> {
+        lift(|| {
+            let conn = &conn.inner;
+            let requested = requested
+                .map(|t| conn.limits().parse_text(&t, "requestedOutputs"))
+                .transpose()
+                .map_err(|e| ServerArgument::Request.fault(e))?;
+            let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
+            tape::read_or(words, numbers, bytes, corrupt, |tape| {
+                let held = host::TapeHeld { subjects };
+                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), &held)?;
+                Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
+            })
+        })
+    }
+
     /// The error of a respond whose produced outputs JavaScript could not serialise
     /// (`code`/`message`/`path`): the core puts the request's own faults first.
     #[wasm_bindgen(js_name = respondUnread)]
@@ -1016,6 +1050,18 @@ mod tape {
         bytes: u32,
         f: impl FnOnce(&Tape<'_>) -> mcp_outputs::Result<T>,
     ) -> mcp_outputs::Result<T> {
+        read_or(words, numbers, bytes, |e| e, f)
+    }
+
+    /// [`read`], a tape that does not check out answered by `corrupt` (a server's respond puts
+    /// its code on it).
+    pub fn read_or<T>(
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        corrupt: impl FnOnce(mcp_outputs::Error) -> mcp_outputs::Error,
+        f: impl FnOnce(&Tape<'_>) -> mcp_outputs::Result<T>,
+    ) -> mcp_outputs::Result<T> {
         AREAS.with(|areas| {
             let areas = areas.borrow();
             let part = |len: u32, all: usize| usize::try_from(len).ok().filter(|n| *n <= all);
@@ -1033,7 +1079,8 @@ mod tape {
                 areas.words.get(..w).unwrap_or_default(),
                 areas.numbers.get(..n).unwrap_or_default(),
                 areas.bytes.get(..b).unwrap_or_default(),
-            )?;
+            )
+            .map_err(corrupt)?;
             f(&tape)
         })
     }

@@ -150,6 +150,40 @@ test("a large result grows the tape's areas and answers as its text", { skip: FL
   assert.deepEqual(outcome(() => tight.route(requested, result)), outcome(() => tight.routeText(JSON.stringify(requested), JSON.stringify(result))));
 });
 
+test("respond reads plain produced outputs from a tape; its faults are the text path's", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+  const server = mcp.ServerTool.declare(tool);
+  const payload = { items: [{ id: "c1" }] };
+  for (const version of ["2026-12-01", "2025-06-18", "2025-03-26"]) {
+    const conn = new mcp.Connection({ protocolVersion: version, negotiated: [APPS] });
+    const request = version === "2026-12-01" ? requested : undefined;
+    const ui = { openDialog: true };
+    const produced = { outputs: [text("hi"), structured(payload), structured(ui, APPS)], _meta: { trace: "t" } };
+    const [reads, result] = tapesRead(() => server.respond(conn, request, produced));
+    assert.equal(reads, 1, version);
+    assert.deepEqual(result, JSON.parse(server.respondText(conn, request && JSON.stringify(request), JSON.stringify(produced))));
+    if (version === "2026-12-01") assert.equal(result.outputs[1].structuredContent, payload);
+    else if (version === "2025-06-18") assert.equal(result.structuredContent, ui, "the legacy projection carries the caller's payload");
+    for (const bad of [
+      { outputs: [text("hi")] },
+      { outputs: [text("hi"), structured({ items: "no" }), structured({}, APPS)] },
+      { outputs: [text("hi"), text("again"), structured(payload)] },
+      { outputs: "no" },
+      { outputs: [text("hi"), structured(payload)], isError: 1 },
+      { outputs: [text("hi"), structured(payload), structured([1], APPS)] },
+    ]) {
+      for (const req of [request, [{ audience: "nope", format: "content" }]]) {
+        const [tapes, onTape] = tapesRead(() => outcome(() => server.respond(conn, req, bad)));
+        assert.equal(tapes, 1);
+        const onText = outcome(() => JSON.parse(server.respondText(conn, req && JSON.stringify(req), JSON.stringify(bad))));
+        assert.deepEqual(onTape, onText, JSON.stringify([version, req, bad]));
+      }
+    }
+  }
+  // Not plain: the text path, which reads it once.
+  const [tapes] = tapesRead(() => server.respond(new mcp.Connection({ negotiated: [APPS] }), requested, { outputs: [text("hi"), structured({ items: [], when: new Date(0) })] }));
+  assert.equal(tapes, 0);
+});
+
 test("the full build has no tape", { skip: FLAVOUR !== "full" && "the default build has one" }, () => {
   assert.equal(tapeReads(), -1);
 });
