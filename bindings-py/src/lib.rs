@@ -1,14 +1,15 @@
 //! Python binding of `mcp-outputs` (the native module `mcp_outputs._mcp_outputs`).
 //!
 //! It adapts types and errors only: every protocol decision is the core's (the JSON facade
-//! `mcp_outputs::json`, [`ServerTool`] and [`ReceivedTool`]). Python values are converted by the
-//! binding's own walker (`convert`), with the core's limits applied while converting; JSON text
-//! (`str` / `bytes`) goes through the core's text parser. Work on converted data runs with the
-//! GIL released when the data is large. Structured payloads of a result or of produced outputs
-//! are not converted: the converter keeps them as the caller's objects where the core says they
-//! sit, and the core asks about them through the seam of `payload` (validated in place, with the
-//! GIL held). Errors are raised as the exception classes of
-//! `mcp_outputs._errors` (defined in Python: abi3 classes cannot subclass `ValueError`).
+//! `mcp_outputs::json`, [`ServerTool`] and [`ReceivedTool`]). A result or produced outputs made of
+//! plain values are read where they live by the core's generic path (`plain`: `check`, `route`,
+//! `respond`), with the GIL held from the read to the hand-back, and the answer names the caller's
+//! own objects (`out_to_py`). Anything else, the requested outputs and the cold paths (declare,
+//! accept, plan, tools/list, options) are converted by the binding's own walker (`convert`), with
+//! the core's limits applied while converting, and work on large converted data runs with the GIL
+//! released; JSON text (`str` / `bytes`) goes through the core's text parser (docs/boundary.md).
+//! Errors are raised as the exception classes of `mcp_outputs._errors` (defined in Python: abi3
+//! classes cannot subclass `ValueError`).
 
 mod convert;
 mod payload;

@@ -67,7 +67,7 @@ def result_of(payload: Any, audience: str = "programmatic") -> Dict[str, Any]:
 
 
 class Tagged(dict):  # type: ignore[type-arg]
-    """A dict subclass: never kept, so a payload of it is converted as every payload was before."""
+    """A dict subclass: not plain, so a result holding it is checked as a snapshot."""
 
 
 class TaggedList(list):  # type: ignore[type-arg]

@@ -1,6 +1,6 @@
 """Hostile inputs give typed errors (never a crash, a PanicException, a RecursionError or a
-bare RuntimeError), limits hold while converting, and validation of large payloads runs with
-the GIL released."""
+bare RuntimeError), limits hold while reading, and large JSON text is checked with the GIL
+released (the caller's own objects are read with it held)."""
 
 from __future__ import annotations
 
