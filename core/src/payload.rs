@@ -1,19 +1,19 @@
-//! The questions the core asks of a structured payload: validate it against a schema, is it an
-//! object, its `JSON.stringify` text for the legacy mirror. The protocol never looks inside a
-//! payload otherwise, so a payload need not be in the core's own representation.
+//! Structured payloads as values a binding owns (issue 11: "payloads stay where they live").
 //!
-//! - [`PayloadsIn`] asks them of a node of any representation (`crate::node`); [`InPlace`]
-//!   answers for a representation that holds its payloads itself (a `serde_json::Value`, Python's
-//!   plain objects, a tape without held nodes). A binding whose representation stands in for a
-//!   payload it holds (the npm package's tape: a held node) answers through its own seam.
-//! - [`Payloads`] is the older seam over `serde_json::Value`s: the binding converts the envelope,
-//!   puts a placeholder of its own where each payload sits (the core says where: [`RESULT`],
-//!   [`PRODUCED`]), and answers for it; the core never reads a placeholder itself. The npm
-//!   package's text path still uses it for the payloads it holds. [`PlainJson`] is its answer
-//!   for a value that holds its payloads itself: the Rust API and `ops::run` use it.
+//! A structured payload (an output's `structuredContent`, a legacy result's top-level one) can be
+//! large, and the protocol never looks inside it except to validate it against a schema, to ask
+//! whether it is an object, and to write it as text for the legacy mirror. A binding whose
+//! caller holds the payload as its own objects (a Python dict) need not copy it into a
+//! `serde_json::Value` for that: it converts the envelope, puts a placeholder of its own where
+//! each payload sits (the core says where: [`RESULT`], [`PRODUCED`]), and answers the core's
+//! questions about each payload through [`Payloads`]. The core never reads a placeholder itself:
+//! every question about a value at a payload position goes through the seam, and placeholders
+//! it copies into an answer (a routed output, a View, a legacy result) are the binding's to
+//! resolve back to its own objects. [`PlainJson`] is the seam of a value that holds its payloads
+//! itself: the Rust API and `ops::run` use it, so they are unchanged.
 //!
-//! Limits: a binding that holds a payload applies the core's limits to it (the same caps, costs
-//! and walk order as [`crate::Limits::check_node`]); a payload it cannot prove within them is
+//! Limits: the binding applies the core's limits to each payload it keeps (the same caps, costs
+//! and walk order as [`crate::Limits::check_value`]); a payload it cannot prove within them is
 //! handed over as a plain value, so that the core reports the fault exactly as it would.
 
 use crate::error::Result;

@@ -73,8 +73,8 @@
 //! holding one compares, in `const`/`enum`, as if it held `null`; a held node itself equals
 //! nothing), and the core's generic writer ([`crate::jsontext`]'s `stringify_node`) refuses
 //! the node, as it refuses any node of no JSON type. The core's limits walk
-//! (`Limits::check_node`) charges it the cost its writer measured (`node::Source::held_cost`);
-//! the npm package writes 8, what its text path charges a placeholder.
+//! (`Limits::check_node`) charges it as a scalar: the cost JavaScript measured is the caller's
+//! to add.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
