@@ -517,10 +517,7 @@ impl RawServerTool {
         lift(|| {
             let conn = &conn.inner;
             let limits = conn.limits();
-            let requested = requested
-                .map(|t| limits.parse_text(&t, "requestedOutputs"))
-                .transpose()
-                .map_err(|e| ServerArgument::Request.fault(e))?;
+            let requested = server_requested(conn, requested)?;
             let produced = limits
                 .parse_text(&envelope, "produced")
                 .map_err(|e| self.inner.respond_unread_json(conn, requested.as_ref(), e))?;
@@ -549,10 +546,7 @@ impl RawServerTool {
     ) -> JsResult<String> {
         lift(|| {
             let conn = &conn.inner;
-            let requested = requested
-                .map(|t| conn.limits().parse_text(&t, "requestedOutputs"))
-                .transpose()
-                .map_err(|e| ServerArgument::Request.fault(e))?;
+            let requested = server_requested(conn, requested)?;
             let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
             tape::read_or(words, numbers, bytes, corrupt, |tape| {
                 let held = host::TapeHeld { subjects };
@@ -878,6 +872,16 @@ impl RawReceivedTool {
         };
         Ok((selectors, result))
     }
+}
+
+/// A server's requested outputs (JSON text) read under `conn`'s limits: a fault of theirs is
+/// the request's (the respond entries that read the produced outputs themselves).
+#[cfg(not(feature = "full"))]
+fn server_requested(conn: &Connection, requested: Option<String>) -> mcp_outputs::Result<Option<Value>> {
+    requested
+        .map(|t| conn.limits().parse_text(&t, "requestedOutputs"))
+        .transpose()
+        .map_err(|e| ServerArgument::Request.fault(e))
 }
 
 /// The placeholder tag of a held call, as JavaScript gives it (an integer below 2^53).
