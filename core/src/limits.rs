@@ -139,8 +139,8 @@ impl Limits {
                 take(left, len.saturating_mul(4).saturating_add(2))
                     && depth <= cap
                     && len <= self.max_object_len
-                    && members.members().all(|(key, item)| {
-                        take(left, key.as_ref().len())
+                    && F::all_members(&members, |key, item| {
+                        take(left, key.len())
                             && match read::<F>(&item) {
                                 Read::Leaf(cost) => take(left, cost),
                                 container => self.fits_read::<F>(container, depth + 1, cap, left),

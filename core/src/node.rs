@@ -36,6 +36,15 @@ pub trait Source: Json {
     fn held_cost(_node: &NodeOf<'_, Self>) -> Option<usize> {
         None
     }
+
+    /// Whether `f` holds for every member (name, node) of `object`, in its order: the loop of
+    /// the limits walk's pass over every member. A representation may iterate its storage
+    /// itself: jsonschema-value's member iterators are functions of another crate, a call per
+    /// member unless the build has LTO (P-RS-1, docs/performance.md).
+    #[inline(always)]
+    fn all_members<'v>(object: &ObjectOf<'v, Self>, mut f: impl FnMut(&str, NodeOf<'v, Self>) -> bool) -> bool {
+        object.members().all(|(key, node)| f(key.as_ref(), node))
+    }
 }
 
 impl Source for crate::tape::TapeJson {
@@ -56,6 +65,14 @@ impl Source for SerdeJson {
     fn names() -> &'static Names<Self> {
         static NAMES: OnceLock<Names<SerdeJson>> = OnceLock::new();
         NAMES.get_or_init(Names::prepare)
+    }
+
+    #[inline(always)]
+    fn all_members<'v>(
+        object: &&'v serde_json::Map<String, serde_json::Value>,
+        mut f: impl FnMut(&str, &'v serde_json::Value) -> bool,
+    ) -> bool {
+        object.iter().all(|(key, node)| f(key, node))
     }
 }
 
