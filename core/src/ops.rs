@@ -8,7 +8,10 @@ use crate::declaration::Warning;
 use crate::error::{Error, Result, ServerArgument};
 use crate::limits::Limits;
 use crate::migration::{migrate, MigrateOptions};
+use crate::payload::{InPlace, PayloadsIn};
 use crate::server::{Produced, ServerTool};
+use crate::tape::TapeJson;
+use crate::{Audience, Selector};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -38,11 +41,117 @@ pub fn run(op: &str, input: &Value) -> Result<Value> {
 
 /// [`run`] with explicit limits.
 pub fn run_with_limits(op: &str, input: &Value, limits: Limits) -> Result<Value> {
+    run_with(op, input, limits, &AsValues)
+}
+
+/// [`run_with_limits`] with check, route and respond reading their result or produced outputs
+/// by `calls`.
+pub fn run_with(op: &str, input: &Value, limits: Limits, calls: &dyn Calls) -> Result<Value> {
     let input = Input::new(input)?;
-    let mut ok =
-        if CLIENT_OPS.contains(&op) { run_client(op, &input, limits)? } else { run_server(op, &input, limits)? };
+    let mut ok = if CLIENT_OPS.contains(&op) {
+        run_client(op, &input, limits, calls)?
+    } else {
+        run_server(op, &input, limits, calls)?
+    };
     contract_form(op, &mut ok);
     Ok(ok)
+}
+
+/// How [`run_with`] reads the value check and route take (a result) and respond takes (what the
+/// tool produced), the selection already made: as the `serde_json` values they are
+/// ([`AsValues`], [`run`]'s), or through a tape of each ([`ThroughTape`]). The same checks, in
+/// the same order, with the same errors and answers.
+pub trait Calls {
+    /// [`ReceivedTool::check_selected`], answered as JSON.
+    fn check(&self, tool: &ReceivedTool, selectors: &[Selector], result: &Value) -> Result<Value>;
+    /// [`ReceivedTool::route_selected`] with a local rule for legacy `structuredContent`,
+    /// answered as JSON.
+    fn route(
+        &self,
+        tool: &ReceivedTool,
+        selectors: &[Selector],
+        rule: Option<&Audience>,
+        result: &Value,
+    ) -> Result<Value>;
+    /// [`ServerTool::assemble`].
+    fn assemble(&self, tool: &ServerTool, conn: &Connection, selectors: &[Selector], produced: &Value)
+        -> Result<Value>;
+}
+
+/// The values as they are: the Rust API's path.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AsValues;
+
+impl Calls for AsValues {
+    fn check(&self, tool: &ReceivedTool, selectors: &[Selector], result: &Value) -> Result<Value> {
+        tool.check_selected(selectors, result).map(|checked| checked.to_json())
+    }
+
+    fn route(
+        &self,
+        tool: &ReceivedTool,
+        selectors: &[Selector],
+        rule: Option<&Audience>,
+        result: &Value,
+    ) -> Result<Value> {
+        let route = tool.route_selected_with_in(selectors, rule, result, &crate::payload::PlainJson)?;
+        Ok(route.to_json())
+    }
+
+    fn assemble(
+        &self,
+        tool: &ServerTool,
+        conn: &Connection,
+        selectors: &[Selector],
+        produced: &Value,
+    ) -> Result<Value> {
+        tool.assemble(conn, selectors, Produced::new(produced))
+    }
+}
+
+/// The payloads of a tape read where they are, as a trait object: a binding that also reads
+/// tapes whose payloads it holds itself passes its reader the same way, so that the per-call
+/// path, generic over the payload reader, is linked once.
+const IN_PLACE: &dyn PayloadsIn<TapeJson> = &InPlace;
+
+/// Each value written as a tape (`crate::tape::encode`) and read there: the path of a build
+/// whose every call is read from a tape (the JavaScript binding's default build), which then
+/// links the per-call path of one representation only (docs/performance.md, P-JS-4). Numbers
+/// are read as JavaScript holds them (`crate::tape`, "Numbers"), as that build's caller does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ThroughTape;
+
+impl Calls for ThroughTape {
+    fn check(&self, tool: &ReceivedTool, selectors: &[Selector], result: &Value) -> Result<Value> {
+        let buf = crate::tape::encode(result);
+        let tape = buf.tape();
+        tool.check_node::<TapeJson, _>(selectors, tape.root(), IN_PLACE).map(|checked| checked.to_json())
+    }
+
+    fn route(
+        &self,
+        tool: &ReceivedTool,
+        selectors: &[Selector],
+        rule: Option<&Audience>,
+        result: &Value,
+    ) -> Result<Value> {
+        let buf = crate::tape::encode(result);
+        let tape = buf.tape();
+        let checked = tool.check_node::<TapeJson, _>(selectors, tape.root(), IN_PLACE)?;
+        Ok(tool.route_node(&checked, rule).to_json())
+    }
+
+    fn assemble(
+        &self,
+        tool: &ServerTool,
+        conn: &Connection,
+        selectors: &[Selector],
+        produced: &Value,
+    ) -> Result<Value> {
+        let buf = crate::tape::encode(produced);
+        let tape = buf.tape();
+        Ok(tool.assemble_node::<TapeJson, _>(conn, selectors, tape.root(), IN_PLACE)?.into_value())
+    }
 }
 
 /// The client-side operations, whose errors rank by input in one order (ERR-6).
@@ -79,7 +188,7 @@ fn contract_form(op: &str, ok: &mut Value) {
 /// A client-side operation, its inputs judged in ERR-6's order: the common fields
 /// (`protocolVersion`, then `negotiated`, `extensions`, `supportedVersions`), the tool, the
 /// host's own options (`legacyStructured`, the plan's), `requestedOutputs`, the result.
-fn run_client(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
+fn run_client(op: &str, input: &Input<'_>, limits: Limits, calls: &dyn Calls) -> Result<Value> {
     let (config, conn) = client_connection(input, limits)?;
     if op == "discover" {
         return Ok(ReceivedTool::discover(input.required("result")?, &conn)?.to_json());
@@ -91,13 +200,14 @@ fn run_client(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
         "check" => {
             legacy_rule(input, &tool)?;
             request_shape(input, &config)?;
-            tool.check_json(input.get("requestedOutputs"), input.required("result")?)
+            let selectors = tool.selection(input.get("requestedOutputs"))?;
+            calls.check(&tool, &selectors, input.required("result")?)
         }
         _ => {
             let rule = legacy_rule(input, &tool)?;
             request_shape(input, &config)?;
-            let route = tool.route_with(input.get("requestedOutputs"), rule.as_ref(), input.required("result")?)?;
-            Ok(route.to_json())
+            let selectors = tool.selection(input.get("requestedOutputs"))?;
+            calls.route(&tool, &selectors, rule.as_ref(), input.required("result")?)
         }
     }
 }
@@ -120,7 +230,7 @@ fn client_connection(input: &Input<'_>, limits: Limits) -> Result<(Arc<Config>, 
 }
 
 /// A server-side operation, in version 2's order.
-fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
+fn run_server(op: &str, input: &Input<'_>, limits: Limits, calls: &dyn Calls) -> Result<Value> {
     let input = *input;
     let config = Config::with_options(input.get("extensions"), input.get("supportedVersions"), limits)?;
     match op {
@@ -141,8 +251,9 @@ fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
             // Every fault of the request (-32602) before anything the server produced (-32603).
             let (tool, conn) = server_side(&input, &config)?;
             let selectors = tool.select(&conn, input.get("requestedOutputs"))?;
-            let produced = Produced::new(input.server_own("produced")?);
-            let result = tool.assemble(&conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))?;
+            let produced = input.server_own("produced")?;
+            let result =
+                calls.assemble(&tool, &conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))?;
             Ok(object([("result", result)]))
         }
         "migrate" => {
@@ -159,13 +270,13 @@ fn run_server(op: &str, input: &Input<'_>, limits: Limits) -> Result<Value> {
             let conn = connection(&input, &config).map_err(|e| ServerArgument::Request.fault(e))?;
             Ok(object([("result", crate::wire::project_tools_page(&tools, &conn, cache, next_cursor)?)]))
         }
-        "scenario" => scenario(&input, &config),
+        "scenario" => scenario(&input, &config, calls),
         other => Err(Error::malformed("/op", format!("unknown operation {other:?}"))),
     }
 }
 
 /// advertise → plan → respond → route in one go, as a server and a host on one connection.
-fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
+fn scenario(input: &Input<'_>, config: &Arc<Config>, calls: &dyn Calls) -> Result<Value> {
     let (server, conn) = server_side(input, config)?;
     let advertised = server.advertise(&conn);
     let received = ReceivedTool::accept(&advertised, &conn)?;
@@ -173,8 +284,12 @@ fn scenario(input: &Input<'_>, config: &Arc<Config>) -> Result<Value> {
     let requested = plan.get("requestedOutputs").cloned();
     // LEG-8: the plan's local rule for legacy structuredContent is the route's.
     let rule = plan.get("legacyStructured").map(|consumer| received.legacy_consumer(consumer)).transpose()?;
-    let result = server.respond(&conn, requested.as_ref(), Produced::new(input.server_own("produced")?))?;
-    let route = received.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json();
+    // `respond` and `route`, their result or produced outputs read by `calls`.
+    let selectors = server.select(&conn, requested.as_ref())?;
+    let produced = input.server_own("produced")?;
+    let result = calls.assemble(&server, &conn, &selectors, produced).map_err(|e| ServerArgument::Tool.fault(e))?;
+    let selectors = received.selection(requested.as_ref())?;
+    let route = calls.route(&received, &selectors, rule.as_ref(), &result)?;
     let mut out = Map::new();
     out.insert("tool".into(), advertised);
     if let Some(requested) = requested {
@@ -254,5 +369,60 @@ impl<'v> Input<'v> {
     /// fault (-32603), as the public APIs report a missing declaration or produced argument.
     fn server_own(&self, key: &str) -> Result<&'v Value> {
         self.required(key).map_err(|e| ServerArgument::Tool.fault(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every case file of the shared corpus (`tests/corpus/<area>/*.json`, a case or an array).
+    fn corpus_cases() -> Vec<Value> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+        let mut cases = Vec::new();
+        for area in std::fs::read_dir(&root).unwrap() {
+            let area = area.unwrap().path();
+            if !area.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&area).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_none_or(|e| e != "json") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&file).unwrap();
+                let mut de = serde_json::Deserializer::from_str(&text);
+                de.disable_recursion_limit();
+                match <Value as serde::Deserialize>::deserialize(&mut de).unwrap() {
+                    Value::Array(items) => cases.extend(items),
+                    case => cases.push(case),
+                }
+            }
+        }
+        cases
+    }
+
+    /// `ThroughTape` answers every corpus case of check, route, respond and scenario as
+    /// `AsValues` does: the same errors (code, path, message), and the same answers as
+    /// JavaScript reads them (compared as tapes: numbers as JavaScript holds them).
+    #[test]
+    fn through_a_tape_every_corpus_case_answers_as_with_values() {
+        let mut compared = 0;
+        for case in corpus_cases() {
+            let op = case["op"].as_str().unwrap();
+            if !["check", "route", "respond", "scenario"].contains(&op) {
+                continue;
+            }
+            let input = &case["input"];
+            let values = run_with(op, input, Limits::default(), &AsValues);
+            let tape = run_with(op, input, Limits::default(), &ThroughTape);
+            match (values, tape) {
+                (Ok(a), Ok(b)) => assert_eq!(crate::tape::encode(&a), crate::tape::encode(&b), "{}", case["id"]),
+                (Err(a), Err(b)) => assert_eq!(a.to_json(), b.to_json(), "{}", case["id"]),
+                (a, b) => panic!("{}: {a:?} against {b:?}", case["id"]),
+            }
+            compared += 1;
+        }
+        assert!(compared > 200, "{compared} cases compared");
     }
 }

@@ -1072,16 +1072,48 @@ pub fn encode_text(text: &str) -> Result<TapeBuf> {
             format!("JSON text nested deeper than {MAX_DEPTH_CEILING} levels"),
         ));
     }
-    let not_json = |fault: serde_json::Error| Error::malformed("", format!("not valid JSON: {fault}"));
+    write_text(text).map_err(|fault| Error::malformed("", format!("not valid JSON: {fault}")))
+}
+
+/// [`crate::Limits::parse_text`] into a tape: the same checks in the same order, with the same
+/// errors (the text's size and nesting before it is parsed, the limits walk after), the value
+/// read as JavaScript holds it ("Numbers"). The JavaScript binding reads its JSON text arguments
+/// with it, so that its wasm has one representation of a call to check, route and respond
+/// (docs/performance.md, P-JS-4).
+pub fn parse_text(limits: &crate::Limits, text: &str, what: &str) -> Result<TapeBuf> {
+    // `Limits::parse_text`'s checks before parsing, with its messages.
+    if text.len() > limits.max_bytes {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            "",
+            format!("{what}: {} bytes exceeds the limit of {}", text.len(), limits.max_bytes),
+        ));
+    }
+    if crate::limits::max_nesting(text.as_bytes()) > limits.depth_cap() {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            "",
+            format!("{what}: nesting deeper than {} levels", limits.depth_cap()),
+        ));
+    }
+    let buf = write_text(text).map_err(|e| Error::malformed("", format!("{what}: not valid JSON: {e}")))?;
+    limits.check_node::<TapeJson>(&buf.tape().root(), 1, "")?;
+    Ok(buf)
+}
+
+/// The parse of `text` into a tape, its depth already bounded by a scan.
+fn write_text(text: &str) -> std::result::Result<TapeBuf, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    // The scan above bounds the depth.
+    // The caller's scan bounds the depth.
     de.disable_recursion_limit();
     let mut buf = TapeBuf::default();
     let mut twice = false;
     let seed = Writer { buf: &mut buf, depth: 0, twice: &mut twice };
-    serde::de::DeserializeSeed::deserialize(seed, &mut de).and_then(|()| de.end()).map_err(not_json)?;
+    serde::de::DeserializeSeed::deserialize(seed, &mut de).and_then(|()| de.end())?;
     if twice {
-        let value: Value = serde_json::from_str(text).map_err(not_json)?;
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.disable_recursion_limit();
+        let value: Value = serde::Deserialize::deserialize(&mut de)?;
         return Ok(encode(&value));
     }
     Ok(buf)
@@ -1488,6 +1520,42 @@ mod tests {
         assert_eq!(checked(&encode_text(&deep).unwrap()).depth(), MAX_DEPTH_CEILING);
         let deeper = "[".repeat(MAX_DEPTH_CEILING + 1) + &"]".repeat(MAX_DEPTH_CEILING + 1);
         assert_eq!(encode_text(&deeper).unwrap_err().code(), ErrorCode::LimitExceeded);
+    }
+
+    /// `parse_text` answers as `Limits::parse_text` does: the same value (as a tape) or the same
+    /// error (code, path, message), the size and nesting checked before the parse.
+    #[test]
+    fn parse_text_answers_as_limits_parse_text() {
+        let limits = crate::Limits {
+            max_bytes: 64,
+            max_depth: 3,
+            max_array_len: 4,
+            max_object_len: 3,
+            ..crate::Limits::default()
+        };
+        let long = format!("\"{}\"", "x".repeat(70));
+        let wide = format!("[{}]", "\"yyyyyyyyyyyy\",".repeat(5).trim_end_matches(','));
+        for text in [
+            r#"{"a": [1, 2.5, "x"], "b": null}"#,
+            r#"{"a": 1, "a": [true]}"#,
+            "[[[1]]]",
+            "[[[[1]]]]",
+            "[1, 2, 3, 4, 5]",
+            r#"{"a": 1, "b": 2, "c": 3, "d": 4}"#,
+            r#"{"a": [{"b": [1, 2, 3, 4, 5]}]}"#,
+            long.as_str(),
+            wide.as_str(),
+            "  {\"a\" 1}",
+            "[1,]",
+            "",
+            "1e400",
+        ] {
+            match (limits.parse_text(text, "result"), parse_text(&limits, text, "result")) {
+                (Ok(value), Ok(buf)) => assert_eq!(buf, encode(&value), "{text}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_json(), b.to_json(), "{text}"),
+                (a, b) => panic!("{text}: {a:?} against {b:?}"),
+            }
+        }
     }
 
     proptest! {
