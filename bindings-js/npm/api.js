@@ -119,14 +119,12 @@ function resolve(value, key) {
 
 // ---- Payloads held in JavaScript (default build) ----------------------------------------------
 //
-// The core reads envelopes; a structured payload stays the caller's object. The serialiser
-// writes `tag + slot` in the place of each payload at the positions the core names
-// (`payloadPositions`), after measuring it under the same limits as if it were written
-// (`measure`); the core asks this layer to validate it (the host's `validatePayload`), whether
-// it is an object and whether it has strings (flags), and for its text (the legacy mirror). A
-// payload that is not plain JSON data (a toJSON, a boxed primitive, a member JSON would drop, a
-// non-plain prototype, a number JSON cannot hold, anything over a limit) is written as before,
-// so that its faults are reported exactly as before.
+// On the tape (below) a structured payload stays the caller's object: the writer measures it
+// under the same limits as if it were written (`measure`) and writes a held node in its place;
+// the core asks this layer to validate it (the host's `validatePayload`) and for its text (the
+// legacy mirror). A payload that is not plain JSON data (a toJSON, a boxed primitive, a member
+// JSON would drop, a non-plain prototype, a number JSON cannot hold, anything over a limit)
+// leaves the whole call on the text path, so that its faults are reported exactly as there.
 
 /**
  * An upper bound of the length of `root`'s JSON text (a code unit escapes to at most 6; a number
@@ -209,55 +207,13 @@ function measure(root, depth, limits, budget) {
   return { size, subjects };
 }
 
-/** Whether `root` is plain JSON data made of data properties only (no getter, setter, Proxy
- * trap can tell: a getter is found by its descriptor), its member `skip` not looked into. */
-function isPlainData(root, skip) {
-  if (root === null || typeof root !== "object" || Array.isArray(root)) return false;
-  const values = [root];
-  while (values.length > 0) {
-    const v = values.pop();
-    if (isProxy === null || isProxy(v)) return false;
-    const array = Array.isArray(v);
-    const proto = Object.getPrototypeOf(v);
-    if (array ? proto !== Array.prototype : (proto !== Object.prototype && proto !== null) || "toJSON" in v) return false;
-    for (const key of Object.keys(v)) {
-      const d = Object.getOwnPropertyDescriptor(v, key);
-      if (d === undefined || !("value" in d)) return false;
-      if (v === root && key === skip) continue;
-      const item = d.value;
-      if (item !== null && typeof item === "object") values.push(item);
-      else if (item === undefined || typeof item === "function" || typeof item === "symbol" || typeof item === "bigint") return false;
-      else if (typeof item === "number" && !Number.isFinite(item)) return false;
-    }
-    if (array && Object.keys(v).length !== v.length) return false;
-  }
-  return true;
-}
-
-/** Whether the member `key` being written (inside the open containers of `stack`) sits at one
- * of `positions` (steps: member names, `"*"` for any element). */
-function atPosition(stack, key, positions) {
-  for (const steps of positions) {
-    if (steps.length !== stack.length || steps[steps.length - 1] !== key) continue;
-    let i = 0;
-    for (; i < stack.length - 1; i++) {
-      const f = stack[i];
-      const step = steps[i];
-      if (f.keys === null ? step !== "*" : step !== f.keys[f.i - 1]) break;
-    }
-    if (i === stack.length - 1) return true;
-  }
-  return false;
-}
-
 /**
  * `value` as JSON text under `limits` (`{maxBytes, maxDepth, maxArrayLen, maxObjectLen}`).
  * With `spans`, the offsets of each element of the top-level `outputs` array are recorded
  * there (`spans.start[i]`, `spans.end[i]`), so that a route can hand back exactly the text
- * that was checked. With `held` (`{positions, tag, payloads, flags, bound}`), the payloads at
- * `positions` are held rather than written (see above): `bound` adds up their length bounds.
+ * that was checked.
  */
-function serialize(root, what, limits, spans = null, held = null) {
+function serialize(root, what, limits, spans = null) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   const stack = [];
@@ -333,7 +289,6 @@ function serialize(root, what, limits, spans = null, held = null) {
             if (i > 0) spans.end[i - 1] = out.length;
             spans.start[i] = out.length + (i > 0 ? 1 : 0);
             // The output as read (once), and whether it can be handed back as it is.
-            if (spans.values !== undefined) spans.values[i] = item === value && isPlainData(value, "structuredContent") ? value : null;
           }
           if (i > 0) out += ",";
           if (!write(value, false)) out += "null";
@@ -344,17 +299,6 @@ function serialize(root, what, limits, spans = null, held = null) {
           if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
           if (out.length + key.length + 3 > maxBytes) overBytes();
           out += (f.count > 1 ? "," : "") + quote(key) + ":";
-          if (held !== null && atPosition(stack, key, held.positions)) {
-            const plain = measure(value, stack.length, limits, maxBytes - held.bound);
-            if (plain !== null && held.payloads.length < MAX_HELD) {
-              const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
-              out += String(held.tag + held.payloads.length);
-              held.payloads.push(value);
-              held.flags.push((isObject ? 1 : 0) | (plain.subjects ? 2 : 0));
-              held.bound += plain.size;
-              continue;
-            }
-          }
           write(value, spans !== null && stack.length === 1 && key === "outputs");
         }
       } else {
@@ -371,7 +315,8 @@ function serialize(root, what, limits, spans = null, held = null) {
   return out;
 }
 
-// How many payloads one call may hold (the placeholder's low bits: src/lib.rs, `SLOT_BITS`).
+// How many payloads one call may hold: the core's answer names each as `TAG + slot`, and `TAG`
+// is a multiple of 2^20 (see `bind`).
 const MAX_HELD = 2 ** 20;
 
 // ---- The tape (default build) -------------------------------------------------------------------
@@ -540,8 +485,8 @@ function tapeWriter(raw, positions) {
     W[header + 3] = num - num0;
     W[header + 4] = byte - byte0;
   };
-  // A payload, inside `depth` containers: held when plain, as a node the core charges as the
-  // text path charges its placeholder (a number: 8).
+  // A payload, inside `depth` containers: held when plain, as a node the core's limits walk
+  // charges as a number (8); its own size is added to the bound here.
   const hold = (payload, depth) => {
     const plain = measure(payload, depth, limits, limit - bound);
     if (plain === null || payloads.length >= MAX_HELD) throw NOT_PLAIN;
@@ -756,22 +701,6 @@ export function bind(load) {
     }
     return tape === null ? null : tape(value, limits, which);
   };
-
-  /**
-   * `value` as an envelope holding its payloads (default build): `{text, held}`; `held` is
-   * `null` when nothing was held (`text` is then the whole value's). `null` when the value is
-   * within a factor of 3 of maxBytes: the exact UTF-8 size is then the core's to count, on the
-   * whole text.
-   */
-  function envelope(value, what, limits, which, spans = null) {
-    if (hasValidator) return null;
-    const hold = { positions: positions[which], tag: TAG, payloads: [], flags: [], bound: 0 };
-    const text = serialize(value, what, limits, spans, hold);
-    if (hold.payloads.length === 0) return { text, held: null };
-    // UTF-8 takes at most 3 bytes per code unit: within the bound, surely within maxBytes.
-    if ((text.length + hold.bound) * 3 > Math.min(limits.maxBytes, MAX_JS_STRING)) return null;
-    return { text, held: hold };
-  }
 
   // Runs `fn` with `hold`'s payloads answering the core's questions.
   function holding(hold, fn) {
@@ -1042,15 +971,8 @@ export function bind(load) {
         );
         return parseHeld(answer, t);
       }
-      const env = this._produced(c, reqText, () => envelope(produced, "produced", c._limits, "produced"));
-      if (env !== null && env.held !== null) {
-        // The result carries the caller's own payload objects.
-        const { text, held: hold } = env;
-        const flags = Uint8Array.from(hold.flags);
-        const answer = this._call(() => holding(hold, () => this._handle().respondHeld(c._handle(), reqText, text, TAG, flags)));
-        return parseHeld(answer, hold);
-      }
-      const producedText = env !== null ? env.text : this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
+      // Anything else as JSON text, read once (the wasm reads the text into a tape).
+      const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
       return parse(this._call(() => this._handle().respond(c._handle(), reqText, producedText)));
     }
     // The produced outputs as text; when they cannot be read (missing, not JSON, over a limit)
@@ -1128,14 +1050,8 @@ export function bind(load) {
           this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule, t.subjects))),
         );
       }
-      const env = envelope(result, "result", this._limits, "result");
+      const resultText = serialize(result, "result", this._limits);
       const rule = legacyRule(options, this._limits);
-      if (env !== null && env.held !== null) {
-        const { text, held: hold } = env;
-        const flags = Uint8Array.from(hold.flags);
-        return parse(this._call(() => holding(hold, () => this._handle().checkHeld(reqText, text, rule, TAG, flags))));
-      }
-      const resultText = env === null ? serialize(result, "result", this._limits) : env.text;
       return parse(this._call(() => this._handle().check(reqText, resultText, rule)));
     }
     /** `check` over the wire bytes (JSON text). */
@@ -1164,33 +1080,12 @@ export function bind(load) {
         );
         return withOutputs(parseHeld(answer, t), (i) => t.outputs[i]);
       }
-      let spans = { start: [], end: [], values: [] };
-      const env = envelope(result, "result", this._limits, "result", spans);
+      // Anything else as JSON text, read once: each routed output is parsed from the text that
+      // was checked.
+      const spans = { start: [], end: [] };
+      const resultText = serialize(result, "result", this._limits, spans);
       const rule = legacyRule(options, this._limits);
       const parsed = [];
-      if (env !== null && env.held !== null) {
-        // Each routed output is read back from the envelope that was checked, its payload the
-        // caller's own object (the one that was validated).
-        const { text, held: hold } = env;
-        const flags = Uint8Array.from(hold.flags);
-        const answer = this._call(() => holding(hold, () => this._handle().routeHeld(reqText, text, rule, TAG, flags)));
-        // An output of plain data (no getter, no toJSON, no Proxy) is the caller's own object, as
-        // checked, when its payload is too: one that was not held was checked as a snapshot.
-        const heldSet = new Set(hold.payloads);
-        const ownOutput = (i) => {
-          const output = spans.values[i];
-          return output != null && (!("structuredContent" in output) || heldSet.has(output.structuredContent)) ? output : null;
-        };
-        return withOutputs(
-          parseHeld(answer, hold),
-          (i) => ownOutput(i) ?? (parsed[i] ??= parseHeld(text.slice(spans.start[i], spans.end[i]), hold)),
-        );
-      }
-      let resultText = env?.text;
-      if (env === null) {
-        spans = { start: [], end: [] };
-        resultText = serialize(result, "result", this._limits, spans);
-      }
       const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
       return withOutputs(indexed, (i) => (parsed[i] ??= parse(resultText.slice(spans.start[i], spans.end[i]))));
     }

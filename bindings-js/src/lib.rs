@@ -17,6 +17,8 @@
 
 use mcp_outputs::json as facade;
 #[cfg(not(feature = "full"))]
+use mcp_outputs::payload::{InPlace, PayloadsIn};
+#[cfg(not(feature = "full"))]
 use mcp_outputs::tape::TapeJson;
 use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
 use serde_json::Value;
@@ -160,60 +162,6 @@ mod host {
         }))
     }
 
-    /// The structured payloads the JavaScript layer holds for one call (default build): the
-    /// envelope it sends has `tag + slot` in each one's place; `flags[slot]` says whether the
-    /// payload is an object (bit 0) and whether it has strings or member names (bit 1).
-    #[derive(Debug)]
-    pub struct Held {
-        pub tag: u64,
-        pub flags: Vec<u8>,
-    }
-
-    /// How many payloads one call may hold (the placeholder's low bits).
-    pub const SLOT_BITS: u32 = 20;
-
-    impl Held {
-        fn slot(&self, value: &Value) -> Option<u32> {
-            let n = value.as_u64()?;
-            let slot = n.checked_sub(self.tag).filter(|s| *s < (1 << SLOT_BITS))?;
-            let slot = u32::try_from(slot).ok()?;
-            (usize::try_from(slot).ok()? < self.flags.len()).then_some(slot)
-        }
-
-        fn flags(&self, slot: u32) -> u8 {
-            usize::try_from(slot).ok().and_then(|i| self.flags.get(i)).copied().unwrap_or(0)
-        }
-    }
-
-    impl mcp_outputs::payload::Payloads for Held {
-        fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> mcp_outputs::Result<()> {
-            let Some(slot) = self.slot(value) else {
-                return schema.validate(value, path, what);
-            };
-            let host = HOST
-                .with(|h| h.borrow().clone())
-                .ok_or_else(|| Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host"))?;
-            schema.validate_by(self.flags(slot) & 2 != 0, path, what, || {
-                answered(schema, &host, || host.0.validate_payload(id_of(schema), slot))
-                    .map_err(|e| Error::new(e.code(), path, e.message()))
-            })
-        }
-
-        fn is_object(&self, value: &Value) -> bool {
-            match self.slot(value) {
-                Some(slot) => self.flags(slot) & 1 != 0,
-                None => value.is_object(),
-            }
-        }
-
-        fn stringify(&self, value: &Value) -> mcp_outputs::Result<String> {
-            match (self.slot(value), HOST.with(|h| h.borrow().clone())) {
-                (Some(slot), Some(host)) => Ok(host.0.payload_text(slot)),
-                _ => Ok(mcp_outputs::jsontext::stringify(value)),
-            }
-        }
-    }
-
     /// The held payloads of a call whose result crossed as a tape (`crate::tape`): a held node
     /// names its payload's slot; `subjects[slot]` says whether the payload has strings or member
     /// names (the regex budget's question).
@@ -284,6 +232,12 @@ mod host {
 
 #[cfg(not(feature = "full"))]
 use host::hosted;
+
+/// The payload readers of this build's calls, every one a trait object: the core's per-call path
+/// is generic over the reader, and one instantiation of it is what keeps the wasm small (P-JS-4).
+/// The payloads of a tape read where they are (a tape made of JSON text: nothing is held).
+#[cfg(not(feature = "full"))]
+const IN_PLACE: &dyn PayloadsIn<TapeJson> = &InPlace;
 
 /// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
 #[cfg(not(feature = "full"))]
@@ -497,33 +451,21 @@ impl RawServerTool {
 
     /// The CallToolResult for the wire, as JSON text.
     pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
-        lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced))
-    }
-
-    /// `respond` of produced outputs whose structured payloads the JavaScript layer holds
-    /// (default build): `envelope` is their JSON text with `tag + slot` in each payload's place
-    /// (`flags` per slot: see `Held`); the answer has the same placeholders where it carries
-    /// the payloads, for the JavaScript layer to put its own objects back.
-    #[cfg(not(feature = "full"))]
-    #[wasm_bindgen(js_name = respondHeld)]
-    pub fn respond_held(
-        &self,
-        conn: &RawConnection,
-        requested: Option<String>,
-        envelope: String,
-        tag: f64,
-        flags: Vec<u8>,
-    ) -> JsResult<String> {
+        #[cfg(feature = "full")]
+        return lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced));
+        // `ServerTool::respond_text`, in its order and with its codes, the produced outputs read
+        // into a tape: this build runs every call on a tape (the text entries, `runOperation`).
+        #[cfg(not(feature = "full"))]
         lift(|| {
             let conn = &conn.inner;
-            let limits = conn.limits();
             let requested = server_requested(conn, requested)?;
-            let produced = limits
-                .parse_text(&envelope, "produced")
-                .map_err(|e| self.inner.respond_unread_json(conn, requested.as_ref(), e))?;
-            let held = host::Held { tag: held_tag(tag), flags };
-            let payloads = mcp_outputs::Produced::with_payloads(&produced, &held);
-            Ok(self.inner.respond(conn, requested.as_ref(), payloads)?.to_string())
+            let selectors = self.inner.select(conn, requested.as_ref())?;
+            let fault = |e| ServerArgument::Tool.fault(e);
+            let buf = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
+            let tape = buf.tape();
+            let out =
+                self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), IN_PLACE).map_err(fault)?;
+            Ok(out.into_value().to_string())
         })
     }
 
@@ -549,8 +491,8 @@ impl RawServerTool {
             let requested = server_requested(conn, requested)?;
             let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
             tape::read_or(words, numbers, bytes, corrupt, |tape| {
-                let held = host::TapeHeld { subjects };
-                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), &held)?;
+                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), held)?;
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
             })
         })
@@ -707,52 +649,18 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        lift(|| {
+        #[cfg(feature = "full")]
+        return lift(|| {
             self.inner
                 .check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result)
                 .map(|v| v.to_string())
-        })
-    }
-
-    /// `check` of a result whose structured payloads the JavaScript layer holds (default build;
-    /// see `RawServerTool::respond_held`).
-    #[cfg(not(feature = "full"))]
-    #[wasm_bindgen(js_name = checkHeld)]
-    pub fn check_held(
-        &self,
-        requested: Option<String>,
-        envelope: String,
-        legacy_structured: Option<String>,
-        tag: f64,
-        flags: Vec<u8>,
-    ) -> JsResult<String> {
+        });
+        #[cfg(not(feature = "full"))]
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            let (selectors, result) = self.read_held(requested, &envelope)?;
-            let held = host::Held { tag: held_tag(tag), flags };
-            Ok(self.inner.check_selected_in(&selectors, &result, &held)?.to_json().to_string())
-        })
-    }
-
-    /// `route` of a result whose structured payloads the JavaScript layer holds (default build):
-    /// routed outputs by their index in `result.outputs`, as `route` gives them; the View and
-    /// legacy structured outputs carry the placeholders.
-    #[cfg(not(feature = "full"))]
-    #[wasm_bindgen(js_name = routeHeld)]
-    pub fn route_held(
-        &self,
-        requested: Option<String>,
-        envelope: String,
-        legacy_structured: Option<String>,
-        tag: f64,
-        flags: Vec<u8>,
-    ) -> JsResult<String> {
-        lift(|| {
-            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            let (selectors, result) = self.read_held(requested, &envelope)?;
-            let held = host::Held { tag: held_tag(tag), flags };
-            let route = self.inner.route_selected_with_in(&selectors, rule.as_ref(), &result, &held)?;
-            Ok(route.to_json_indexed(&result).to_string())
+            let (selectors, buf) = self.read_text(requested, &result)?;
+            let tape = buf.tape();
+            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), IN_PLACE)?.to_json().to_string())
         })
     }
 
@@ -772,8 +680,8 @@ impl RawReceivedTool {
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held = host::TapeHeld { subjects };
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), &held)?;
+                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
                 Ok(checked.to_json().to_string())
             })
         })
@@ -799,15 +707,9 @@ impl RawReceivedTool {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held = host::TapeHeld { subjects };
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), &held)?;
-                let route = self.inner.route_node(&checked, rule.as_ref());
-                let out = route.to_out_with(&|routed| match routed {
-                    mcp_outputs::routing::Routed::Output { index, .. } => {
-                        mcp_outputs::node::Out::Value(Value::from(*index))
-                    }
-                    other => other.to_out(),
-                });
+                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
+                let out = indexed(&self.inner.route_node(&checked, rule.as_ref()));
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
             })
         })
@@ -824,7 +726,18 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        lift(|| self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result))
+        #[cfg(feature = "full")]
+        return lift(|| {
+            self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result)
+        });
+        #[cfg(not(feature = "full"))]
+        lift(|| {
+            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            let (selectors, buf) = self.read_text(requested, &result)?;
+            let tape = buf.tape();
+            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), IN_PLACE)?;
+            Ok(indexed(&self.inner.route_node(&checked, rule.as_ref())).into_value().to_string())
+        })
     }
 }
 
@@ -848,30 +761,29 @@ impl RawReceivedTool {
 
 #[cfg(not(feature = "full"))]
 impl RawReceivedTool {
-    /// The selectors and the envelope of a held call, read as the text paths read them, in
-    /// their order: the requested outputs' text, the envelope's, then the selection (its errors
-    /// come after the envelope's). Requested outputs equal to the last call's are not read again.
-    fn read_held(&self, requested: Option<String>, envelope: &str) -> mcp_outputs::Result<(Selectors, Value)> {
+    /// The selectors and the result of a call given as JSON text, read as `check_text` reads
+    /// them, in its order: the requested outputs' text, the result's (into a tape: this build
+    /// runs every call on a tape), then the selection (its errors come after the result's).
+    fn read_text(
+        &self,
+        requested: Option<String>,
+        result: &str,
+    ) -> mcp_outputs::Result<(Vec<mcp_outputs::Selector>, mcp_outputs::tape::TapeBuf)> {
         let limits = self.inner.connection().limits();
-        let known = match &*self.last_selection.borrow() {
-            Some((text, selectors)) if *text == requested => Some(selectors.clone()),
-            _ => None,
-        };
-        let read = match known {
-            Some(_) => None,
-            None => requested.as_deref().map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?,
-        };
-        let result = limits.parse_text(envelope, "result")?;
-        let selectors = match known {
-            Some(selectors) => selectors,
-            None => {
-                let selectors: Selectors = self.inner.selection(read.as_ref())?.into();
-                *self.last_selection.borrow_mut() = Some((requested, selectors.clone()));
-                selectors
-            }
-        };
-        Ok((selectors, result))
+        let requested = requested.map(|t| limits.parse_text(&t, "requestedOutputs")).transpose()?;
+        let result = mcp_outputs::tape::parse_text(limits, result, "result")?;
+        Ok((self.inner.selection(requested.as_ref())?, result))
     }
+}
+
+/// A route in JSON terms with each routed output of `result.outputs` as its index there
+/// (`Route::to_json_indexed`): the JavaScript layer puts its own output objects in their place.
+#[cfg(not(feature = "full"))]
+fn indexed<'r>(route: &mcp_outputs::Route<'r, TapeJson>) -> mcp_outputs::node::Out<'r, TapeJson> {
+    route.to_out_with(&|routed| match routed {
+        mcp_outputs::routing::Routed::Output { index, .. } => mcp_outputs::node::Out::Value(Value::from(*index)),
+        other => other.to_out(),
+    })
 }
 
 /// A server's requested outputs (JSON text) read under `conn`'s limits: a fault of theirs is
@@ -950,7 +862,13 @@ pub fn run_operation(op: String, input: String) -> JsResult<String> {
             ..mcp_outputs::Limits::default()
         };
         let input = wrapper.parse_text(&input, "input")?;
-        Ok(mcp_outputs::ops::run(&op, &input)?.to_string())
+        // This build reads the result or produced outputs of check, route and respond through
+        // a tape, as every call of its own: its wasm links one per-call path (P-JS-4).
+        #[cfg(not(feature = "full"))]
+        let calls = &mcp_outputs::ops::ThroughTape;
+        #[cfg(feature = "full")]
+        let calls = &mcp_outputs::ops::AsValues;
+        Ok(mcp_outputs::ops::run_with(&op, &input, mcp_outputs::Limits::default(), calls)?.to_string())
     })
 }
 
