@@ -5,17 +5,18 @@
 //! plain values are read where they live by the core's generic path (`plain`: `check`, `route`,
 //! `respond`), with the GIL held from the read to the hand-back, and the answer names the caller's
 //! own objects (`out_to_py`). Anything else, the requested outputs and the cold paths (declare,
-//! accept, plan, tools/list, options) are converted by the binding's own walker (`convert`), with
-//! the core's limits applied while converting, and work on large converted data runs with the GIL
-//! released; JSON text (`str` / `bytes`) goes through the core's text parser (docs/boundary.md).
+//! accept, plan, tools/list, options) are read by the core too, through `lenient` (the core's
+//! limits walk, then a snapshot `Value`), and work on a large snapshot runs with the GIL released;
+//! JSON text (`str` / `bytes`) goes through the core's text parser (docs/boundary.md).
 //! Errors are raised as the exception classes of `mcp_outputs._errors` (defined in Python: abi3
 //! classes cannot subclass `ValueError`).
 
 mod convert;
+mod lenient;
 mod payload;
 mod plain;
 
-use convert::{as_text, to_py, Caps, Converter, Text};
+use convert::{as_text, to_py, Text};
 use mcp_outputs::json;
 use mcp_outputs::migration::{migrate, MigrateOptions};
 use mcp_outputs::node::{Out, SerdeJson};
@@ -66,13 +67,6 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
 
 /// The core error as the Python exception of its code.
 fn raise(py: Python<'_>, error: &Error) -> PyErr {
-    match convert::with_true_length(error) {
-        Some(restated) => raise_exact(py, &restated),
-        None => raise_exact(py, error),
-    }
-}
-
-fn raise_exact(py: Python<'_>, error: &Error) -> PyErr {
     let Ok(classes) = classes(py) else {
         return PyValueError::new_err(error.to_string());
     };
@@ -129,7 +123,6 @@ fn instance(cls: &Bound<'_, PyAny>, fields: Fields<'_, '_>) -> PyErr {
 /// `PanicException` (a `BaseException`), with room on the stack for the deepest input the
 /// limits allow, whatever the calling thread's stack size (`mcp_outputs::stack`).
 fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    convert::forget_lengths();
     match mcp_outputs::stack::with_room(mcp_outputs::stack::CALL_BYTES, || catch_unwind(AssertUnwindSafe(f))) {
         Ok(result) => result,
         Err(payload) => {
@@ -168,7 +161,7 @@ impl<T> OrRaise<T> for Result<T, Error> {
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-/// One JSON argument: converted from Python objects, or parsed from `str` / `bytes` by the core.
+/// One JSON argument: read from Python objects, or parsed from `str` / `bytes` by the core.
 struct Arg {
     value: Value,
     /// The core's byte estimate of the value (the text length for text).
@@ -180,7 +173,7 @@ fn arg(obj: &Bound<'_, PyAny>, limits: &Limits, what: &str) -> Result<Arg, Error
         Some(Text::Str(text)) => Ok(Arg { value: limits.parse_text(text, what)?, size: text.len() }),
         Some(Text::Bytes(bytes)) => Ok(Arg { value: limits.parse_bytes(bytes, what)?, size: bytes.len() }),
         None => {
-            let (value, size) = convert::argument(obj, limits)?;
+            let (value, size) = lenient::argument(obj, limits)?;
             Ok(Arg { value, size })
         }
     }
@@ -196,16 +189,17 @@ fn opt_arg(obj: Option<&Bound<'_, PyAny>>, limits: &Limits, what: &str) -> Resul
 /// A value argument that is never JSON text (a `str` is a JSON string).
 fn opt_value(obj: Option<&Bound<'_, PyAny>>, limits: &Limits) -> Result<Option<Value>, Error> {
     match obj {
-        Some(o) if !o.is_none() => convert::argument(o, limits).map(|(v, _)| Some(v)),
+        Some(o) if !o.is_none() => lenient::argument(o, limits).map(|(v, _)| Some(v)),
         _ => Ok(None),
     }
 }
 
-/// A member of a larger input (`key`, a JSON Pointer without its leading `/`), converted with
-/// the limits of one argument; a conversion error names its path in that input.
+/// A member of a larger input (`key`, a JSON Pointer without its leading `/`), read with the
+/// limits of one argument; an error names its path in that input.
 fn member(obj: &Bound<'_, PyAny>, limits: &Limits, key: &str) -> Result<Value, Error> {
-    let mut conv = Converter::new(Caps::for_argument(limits));
-    conv.convert(obj, 1).map_err(|f| f.into_error(&format!("/{key}")))
+    lenient::argument(obj, limits)
+        .map(|(value, _)| value)
+        .map_err(|e| Error::new(e.code(), format!("/{key}{}", e.path()), e.message()))
 }
 
 /// Runs `f` with the GIL released when the input is large.
@@ -368,8 +362,8 @@ impl PyConnection {
             // Whose fault a value this binding cannot read is, and which comes first, is the
             // core's to say (ServerArgument, connection_from_request_unread).
             let (params, _) =
-                convert::argument(params, &config.limits).map_err(|e| ServerArgument::Request.fault(e)).or_raise(py)?;
-            let server = match convert::argument(server_capabilities, &config.limits) {
+                lenient::argument(params, &config.limits).map_err(|e| ServerArgument::Request.fault(e)).or_raise(py)?;
+            let server = match lenient::argument(server_capabilities, &config.limits) {
                 Ok((server, _)) => server,
                 Err(fault) => return Err(json::connection_from_request_unread(&config, &params, fault)).or_raise(py),
             };
@@ -391,11 +385,8 @@ impl PyConnection {
         guard(py, || {
             let limits = self.inner.limits();
             let arguments = opt_value(arguments, limits).or_raise(py)?;
-            let (plan, _) = convert::argument(plan, limits).or_raise(py)?;
-            let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
-            for value in [arguments.as_ref(), Some(&plan), Some(&caps)].into_iter().flatten() {
-                limits.check_value(value, "").or_raise(py)?;
-            }
+            let (plan, _) = lenient::argument(plan, limits).or_raise(py)?;
+            let (caps, _) = lenient::argument(client_capabilities, limits).or_raise(py)?;
             let params = self.inner.tools_call_params_json(name, arguments.as_ref(), &plan, &caps).or_raise(py)?;
             Ok(to_py(py, &params)?.unbind())
         })
@@ -410,10 +401,8 @@ impl PyConnection {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.limits();
-            let (params, _) = convert::argument(params, limits).or_raise(py)?;
-            let (caps, _) = convert::argument(client_capabilities, limits).or_raise(py)?;
-            limits.check_value(&params, "").or_raise(py)?;
-            limits.check_value(&caps, "").or_raise(py)?;
+            let (params, _) = lenient::argument(params, limits).or_raise(py)?;
+            let (caps, _) = lenient::argument(client_capabilities, limits).or_raise(py)?;
             let params = self.inner.request_params_json(&params, &caps).or_raise(py)?;
             Ok(to_py(py, &params)?.unbind())
         })
@@ -446,11 +435,7 @@ impl PyConnection {
             for (i, item) in items.iter().enumerate() {
                 let value = match item.cast::<PyServerTool>() {
                     Ok(tool) => tool.get().inner.advertise(&self.inner),
-                    Err(_) => {
-                        let value = member(item, limits, &format!("tools/{i}")).or_raise(py)?;
-                        limits.check_value(&value, &format!("/tools/{i}")).or_raise(py)?;
-                        value
-                    }
+                    Err(_) => member(item, limits, &format!("tools/{i}")).or_raise(py)?,
                 };
                 values.push(value);
             }
@@ -503,8 +488,11 @@ impl PyServerTool {
     ) -> PyResult<Self> {
         guard(py, || {
             let config = config_of(config);
-            let tool = arg(tool, &config.limits, "tool").or_raise(py)?;
-            let legacy = opt_arg(legacy, &config.limits, "legacy").or_raise(py)?;
+            // What the binding reads of a declaration is the server's fault, as what the core
+            // finds in it is (ServerArgument).
+            let server = |e| ServerArgument::Tool.fault(e);
+            let tool = arg(tool, &config.limits, "tool").map_err(server).or_raise(py)?;
+            let legacy = opt_arg(legacy, &config.limits, "legacy").map_err(server).or_raise(py)?;
             let inner =
                 run_sized(py, tool.size, || ServerTool::declare(&tool.value, legacy.as_ref(), &config)).or_raise(py)?;
             Ok(PyServerTool { inner })
@@ -541,7 +529,11 @@ impl PyServerTool {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let conn = &conn.get().inner;
-            let requested = opt_value(requested_outputs, conn.limits()).or_raise(py)?;
+            // What the binding reads of a request is the client's fault, as what the core finds
+            // in it is (ServerArgument).
+            let requested = opt_value(requested_outputs, conn.limits())
+                .map_err(|e| ServerArgument::Request.fault(e))
+                .or_raise(py)?;
             let selection = self.inner.select_json(conn, requested.as_ref()).or_raise(py)?;
             Ok(to_py(py, &selection)?.unbind())
         })
@@ -574,7 +566,8 @@ impl PyServerTool {
         guard(py, || {
             let conn = &conn.get().inner;
             let limits = conn.limits();
-            let requested = opt_value(requested_outputs, limits).or_raise(py)?;
+            let requested =
+                opt_value(requested_outputs, limits).map_err(|e| ServerArgument::Request.fault(e)).or_raise(py)?;
             // Plain values are read where they live, by the core, and the result carries the
             // caller's own outputs and payloads (plain.rs).
             let in_place = plain::in_place(produced, || {
@@ -590,7 +583,7 @@ impl PyServerTool {
             // snapshot alone (docs/boundary.md): nothing of the caller's is handed back, so the
             // snapshot may be read while other threads run. Produced outputs that cannot be read
             // rank after the request's own faults (the core decides).
-            let (produced, size) = convert::argument(produced, limits)
+            let (produced, size) = lenient::argument(produced, limits)
                 .map_err(|fault| self.inner.respond_unread_json(conn, requested.as_ref(), fault))
                 .or_raise(py)?;
             let result = run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
@@ -751,7 +744,7 @@ impl PyReceivedTool {
                     }
                     // Anything else is read once, as a snapshot, which may be checked while other
                     // threads run.
-                    let (value, size) = convert::argument(result, limits).or_raise(py)?;
+                    let (value, size) = lenient::argument(result, limits).or_raise(py)?;
                     run_sized(py, size, || checked(&value))
                 }
             }
@@ -802,7 +795,7 @@ impl PyReceivedTool {
                     // Anything else is read once, as a snapshot: what is checked is what is
                     // handed back, and nothing of the caller's is, so the snapshot may be read
                     // while other threads run (docs/boundary.md).
-                    let (value, size) = convert::argument(result, limits).or_raise(py)?;
+                    let (value, size) = lenient::argument(result, limits).or_raise(py)?;
                     let route = run_sized(py, size, || {
                         self.inner
                             .check_node_requested::<SerdeJson, _>(requested.as_ref(), &value, &InPlace)
@@ -864,9 +857,17 @@ fn run(py: Python<'_>, op: &str, input: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
                 (a.value, a.size)
             }
             None => {
-                let mut conv = Converter::new(Caps::for_wrapper(&limits));
-                let value = conv.convert(input, 1).map_err(|f| raise(py, &f.into_error("")))?;
-                (value, conv.spent())
+                // The input wraps the core's arguments one level down, and the core checks each
+                // argument with its limits (and the JSON-RPC code of its side): the wrapper's read
+                // only bounds the nesting, at the deepest any setting allows.
+                let wrapper = Limits {
+                    max_depth: mcp_outputs::MAX_DEPTH_CEILING,
+                    max_bytes: usize::MAX,
+                    max_array_len: usize::MAX,
+                    max_object_len: usize::MAX,
+                    ..limits.clone()
+                };
+                lenient::read(input, &wrapper, 0).or_raise(py)?
             }
         };
         let out = run_sized(py, size, || mcp_outputs::ops::run(op, &value)).or_raise(py)?;
@@ -924,8 +925,9 @@ fn declare_tools(
 ) -> PyResult<Py<PyList>> {
     guard(py, || {
         let config = config_of(config);
-        let tools = arg(tools, &config.limits, "tools").or_raise(py)?;
-        let legacy = opt_value(legacy_by_tool, &config.limits).or_raise(py)?;
+        let server = |e| ServerArgument::Tool.fault(e);
+        let tools = arg(tools, &config.limits, "tools").map_err(server).or_raise(py)?;
+        let legacy = opt_value(legacy_by_tool, &config.limits).map_err(server).or_raise(py)?;
         let declared =
             run_sized(py, tools.size, || mcp_outputs::wire::declare_tools(&tools.value, legacy.as_ref(), &config))
                 .or_raise(py)?;
@@ -1007,7 +1009,7 @@ fn _mcp_outputs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Converting Python objects allocates many small strings and maps: mimalloc makes that about
+/// A snapshot of Python objects allocates many small strings and maps: mimalloc makes that about
 /// twice as fast as the system allocator (used for the binding's Rust allocations only).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -53,6 +53,61 @@ def test_recursive_structures_are_malformed() -> None:
         mcp_outputs.run("declare", {"tool": {"name": "t", "inputSchema": d}})
 
 
+def test_a_limit_met_inside_a_structure_that_contains_itself_is_malformed() -> None:
+    # The core's limits walk stops a recursive structure wherever it first meets a limit (here
+    # the byte budget, before the depth cap): a path through one container twice is malformed.
+    d: Dict[str, Any] = {"pad": "x" * 1000}
+    d["self"] = d
+    host = ReceivedTool.accept(TOOL, Connection(config=Config(limits={"maxBytes": 20_000})))
+    with pytest.raises(mcp_outputs.MalformedError, match="recursive") as info:
+        host.check(REQ, result_with(d))
+    assert info.value.path.startswith("/outputs/0/structuredContent/self/self")
+
+
+def test_a_value_not_plain_is_judged_in_the_order_of_the_limits_walk() -> None:
+    # One limits walk (issue 21) reads every value, plain or not: it judges a container's length
+    # before reading its items, and stops at the first value over a limit or that JSON cannot
+    # hold, in its order (the binding's converter copied cap + 1 items and met the NaN first).
+    host = ReceivedTool.accept(TOOL, Connection(config=Config(limits={"maxArrayLen": 2})))
+    with pytest.raises(mcp_outputs.LimitExceededError, match="array of 3 items") as over:
+        host.check(REQ, result_with({"a": (1, 2, math.nan)}))
+    assert over.value.path == "/outputs/0/structuredContent/a"
+    with pytest.raises(mcp_outputs.MalformedError, match="not a JSON number") as bad:
+        host.check(REQ, result_with({"a": (math.nan, 1), "b": [1, 2, 3]}))
+    assert bad.value.path == "/outputs/0/structuredContent/a/0"
+
+
+def test_a_model_is_dumped_once_per_read() -> None:
+    # The limits walk and the snapshot read one dump, kept for the read.
+    calls: List[Dict[str, Any]] = []
+
+    class Model:
+        __pydantic_serializer__ = None
+
+        def model_dump(self, **kwargs: Any) -> Dict[str, Any]:
+            calls.append(kwargs)
+            return {"n": 1}
+
+    route: Any = HOST.route(REQ, result_with({"m": Model()}))
+    assert route["programmatic"][0]["structuredContent"] == {"m": {"n": 1}}
+    assert calls == [{"mode": "json", "by_alias": True, "exclude_none": True}]
+
+
+def test_what_a_server_argument_holds_that_json_cannot_is_that_sides_fault() -> None:
+    # As for what the core finds in the same argument (ServerArgument): the server's own (-32603)
+    # for a declaration, the client's (-32602) for a request's requestedOutputs.
+    with pytest.raises(mcp_outputs.MalformedError) as info:
+        ServerTool.declare(dict(TOOL, extra=math.nan))
+    assert info.value.jsonrpc_code == -32603
+    for call in (
+        lambda: SERVER.select(CONN, [{"audience": "programmatic", "format": math.nan}]),
+        lambda: SERVER.respond(CONN, [{"audience": "programmatic", "format": math.nan}], {"outputs": []}),
+    ):
+        with pytest.raises(mcp_outputs.MalformedError) as info:
+            call()
+        assert info.value.jsonrpc_code == -32602
+
+
 def test_non_string_keys_are_malformed_with_their_path() -> None:
     for key in (1, 1.5, None, ("a",), True, b"k"):
         with pytest.raises(mcp_outputs.MalformedError, match="keys must be strings") as info:
