@@ -27,7 +27,7 @@
 
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
 use mcp_outputs::node::{JsonType, Names, Source};
-use mcp_outputs::{Error, ErrorCode, Limits};
+use mcp_outputs::{Error, ErrorCode, Limits, MAX_DEPTH_CEILING};
 use pyo3::prelude::*;
 use pyo3::types::iter::BoundDictIterator;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -60,7 +60,10 @@ pub(crate) fn read(obj: &Bound<'_, PyAny>, limits: &Limits, depth: usize) -> Res
         return Err(explained(&root, error));
     }
     let mut size = 0;
-    let value = root.snapshot(&mut size);
+    let value = root.snapshot(&mut size, depth);
+    if let Some(fault) = STATE.with(|state| state.borrow_mut().fault.take()) {
+        return Err(Error::new(ErrorCode::Malformed, "", fault.message));
+    }
     Ok((value, size))
 }
 
@@ -238,9 +241,17 @@ impl<'py> LenientNode<'py> {
         }
     }
 
-    /// The value, and the core's byte estimate of it added to `size` (the same costs as the
-    /// limits walk's).
-    fn snapshot(&self, size: &mut usize) -> Value {
+    /// The value, found at nesting `level`, and the core's byte estimate of it added to `size`
+    /// (the same costs as the limits walk's). Python code a model runs during the limits walk
+    /// (its `model_dump`) may change what the walk already read, into a value too deep or one
+    /// that contains itself: the snapshot never goes deeper than any setting allows, and such
+    /// a change is a fault.
+    fn snapshot(&self, size: &mut usize, level: usize) -> Value {
+        if level > MAX_DEPTH_CEILING {
+            let message = "a value changed while it was read (by Python code the read ran)".to_owned();
+            STATE.with(|state| state.borrow_mut().fault = Some(Fault { message, at: None }));
+            return Value::Null;
+        }
         match &self.kind {
             Kind::Null | Kind::Fault(_) => {
                 *size += 8;
@@ -262,7 +273,7 @@ impl<'py> LenientNode<'py> {
             Kind::List | Kind::Tuple => {
                 let Some(array) = self.as_array() else { return Value::Null };
                 *size += array.len() + 2;
-                Value::Array(array.elements().map(|item| item.snapshot(size)).collect())
+                Value::Array(array.elements().map(|item| item.snapshot(size, level + 1)).collect())
             }
             Kind::Dict => {
                 let Some(object) = self.as_object() else { return Value::Null };
@@ -270,7 +281,7 @@ impl<'py> LenientNode<'py> {
                 let mut members = Map::with_capacity(object.len());
                 for (key, item) in object.members() {
                     *size += key.len();
-                    members.insert(key.into_owned(), item.snapshot(size));
+                    members.insert(key.into_owned(), item.snapshot(size, level + 1));
                 }
                 Value::Object(members)
             }
@@ -462,7 +473,7 @@ impl<'py> Node<'py, PyLenient> for LenientNode<'py> {
     }
 
     fn to_value(&self) -> Cow<'py, Value> {
-        Cow::Owned(self.snapshot(&mut 0))
+        Cow::Owned(self.snapshot(&mut 0, 1))
     }
 
     fn identity(&self) -> Option<NodeIdentity> {

@@ -93,6 +93,22 @@ def test_a_model_is_dumped_once_per_read() -> None:
     assert calls == [{"mode": "json", "by_alias": True, "exclude_none": True}]
 
 
+def test_a_model_that_makes_the_value_contain_itself_while_it_is_read_is_malformed() -> None:
+    # The limits walk read the list empty; the model's dump, run after it, makes the list hold
+    # itself: the snapshot never recurses past the deepest nesting any setting allows.
+    outer: List[Any] = []
+
+    class Model:
+        __pydantic_serializer__ = None
+
+        def model_dump(self, **kwargs: Any) -> Dict[str, Any]:
+            outer.append(outer)
+            return {}
+
+    with pytest.raises(mcp_outputs.MalformedError, match="changed while it was read"):
+        check({"a": outer, "m": Model()})
+
+
 def test_what_a_server_argument_holds_that_json_cannot_is_that_sides_fault() -> None:
     # As for what the core finds in the same argument (ServerArgument): the server's own (-32603)
     # for a declaration, the client's (-32602) for a request's requestedOutputs.
