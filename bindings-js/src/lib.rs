@@ -17,7 +17,7 @@
 
 use mcp_outputs::json as facade;
 #[cfg(not(feature = "full"))]
-use mcp_outputs::payload::{InPlace, PayloadsIn};
+use mcp_outputs::payload::PayloadsIn;
 #[cfg(not(feature = "full"))]
 use mcp_outputs::tape::TapeJson;
 use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
@@ -164,7 +164,7 @@ mod host {
 
     /// The held payloads of a call whose result crossed as a tape (`crate::tape`): a held node
     /// names its payload's slot; `subjects[slot]` says whether the payload has strings or member
-    /// names (the regex budget's question).
+    /// names (the regex budget's question). A tape read from JSON text holds none.
     #[derive(Debug)]
     pub struct TapeHeld {
         pub subjects: Vec<u8>,
@@ -179,8 +179,16 @@ mod host {
             what: &str,
         ) -> mcp_outputs::Result<()> {
             let Some(held) = node.held() else {
-                // Not held (the JavaScript layer holds every payload of a tape): as a value.
-                return schema.validate(&mcp_outputs::node::to_value::<TapeJson>(node), path, what);
+                // Not held (a tape read from JSON text holds nothing): validated as a value is
+                // (`SchemaHost::validate`: the host parses the instance's text), the text written
+                // from the tape rather than from a value built first.
+                return schema.validate_by(node.has_subjects(), path, what, || {
+                    let host = HOST.with(|h| h.borrow().clone()).ok_or_else(|| {
+                        Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host")
+                    })?;
+                    let text = mcp_outputs::node::stringify::<TapeJson>(node);
+                    answered(schema, &host, || host.0.validate(id_of(schema), &text))
+                });
             };
             let host = HOST
                 .with(|h| h.borrow().clone())
@@ -233,11 +241,11 @@ mod host {
 #[cfg(not(feature = "full"))]
 use host::hosted;
 
-/// The payload readers of this build's calls, every one a trait object: the core's per-call path
-/// is generic over the reader, and one instantiation of it is what keeps the wasm small (P-JS-4).
-/// The payloads of a tape read where they are (a tape made of JSON text: nothing is held).
+/// The payload reader of a tape read from JSON text (nothing is held). Every payload reader of
+/// this build's calls is a trait object: the core's per-call path is generic over the reader,
+/// and one instantiation of it is what keeps the wasm small (P-JS-4).
 #[cfg(not(feature = "full"))]
-const IN_PLACE: &dyn PayloadsIn<TapeJson> = &InPlace;
+const UNHELD: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects: Vec::new() };
 
 /// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
 #[cfg(not(feature = "full"))]
@@ -463,8 +471,7 @@ impl RawServerTool {
             let fault = |e| ServerArgument::Tool.fault(e);
             let buf = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
             let tape = buf.tape();
-            let out =
-                self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), IN_PLACE).map_err(fault)?;
+            let out = self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), UNHELD).map_err(fault)?;
             Ok(out.into_value().to_string())
         })
     }
@@ -660,7 +667,7 @@ impl RawReceivedTool {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
-            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), IN_PLACE)?.to_json().to_string())
+            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), UNHELD)?.to_json().to_string())
         })
     }
 
@@ -735,7 +742,7 @@ impl RawReceivedTool {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
-            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), IN_PLACE)?;
+            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), UNHELD)?;
             Ok(indexed(&self.inner.route_node(&checked, rule.as_ref())).into_value().to_string())
         })
     }

@@ -452,6 +452,23 @@ impl<'a> TapeNode<'a> {
     pub fn as_str(&self) -> Option<&'a str> {
         self.tape.str_at(self.at)
     }
+
+    /// Whether the node holds a string or an object member name, at any depth: what a schema's
+    /// patterns match, the question a host validator's regex budget asks of a value
+    /// (`CompiledSchema::validate_by`), answered here without building the value. A held node
+    /// holds neither, as far as the tape tells.
+    pub fn has_subjects(&self) -> bool {
+        let mut stack = vec![*self];
+        while let Some(node) = stack.pop() {
+            if node.as_str().is_some() || node.as_object().is_some_and(|members| members.len() > 0) {
+                return true;
+            }
+            if let Some(items) = node.as_array() {
+                stack.extend(items.elements());
+            }
+        }
+        false
+    }
 }
 
 /// The [`Json`] representation of a [`Tape`], for the validator and the core's generic readers.
@@ -1520,6 +1537,23 @@ mod tests {
         assert_eq!(checked(&encode_text(&deep).unwrap()).depth(), MAX_DEPTH_CEILING);
         let deeper = "[".repeat(MAX_DEPTH_CEILING + 1) + &"]".repeat(MAX_DEPTH_CEILING + 1);
         assert_eq!(encode_text(&deeper).unwrap_err().code(), ErrorCode::LimitExceeded);
+    }
+
+    #[test]
+    fn has_subjects_finds_strings_and_member_names() {
+        for (text, subjects) in [
+            ("1", false),
+            ("null", false),
+            ("[]", false),
+            ("{}", false),
+            ("[[1, true], [null, {}]]", false),
+            ("\"\"", true),
+            (r#"[[1], [[""]]]"#, true),
+            (r#"[{}, {"a": 1}]"#, true),
+        ] {
+            let buf = encode_text(text).unwrap();
+            assert_eq!(buf.tape().root().has_subjects(), subjects, "{text}");
+        }
     }
 
     /// `parse_text` answers as `Limits::parse_text` does: the same value (as a tape) or the same
