@@ -11,6 +11,9 @@
 //!   JavaScript holds it (numbers as doubles), through check, route and respond on the value and
 //!   on `encode(&value)`: the same answers and the same errors (code, path, message, JSON-RPC
 //!   code). JSON text also goes through `encode_text`, which must write `encode`'s tape.
+//!   On the tape, `check_node_then` selects at most once and answers as `check_node`, and a
+//!   route written by index (`Route::to_out_with`, as the npm package hands back its caller's
+//!   outputs) resolves to `Route::to_out`.
 use super::*;
 use mcp_outputs::client::ReceivedTool;
 use mcp_outputs::connection::Connection;
@@ -201,12 +204,30 @@ fn same_for_host(
         host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|c| c.to_json())
     }));
     assert_eq!(on_value, on_tape, "check differs on the tape of {value}");
+    // The text paths' order of faults (the result's limits, then the request's, then the
+    // result's own): `check_node_then` selects once, and only for a result within the limits.
+    let selected = std::cell::Cell::new(0u32);
+    let on_tape_then = outcome(deterministic(|| {
+        selected.set(0);
+        let answer = host.check_node_then::<TapeJson, _, _>(
+            || {
+                selected.set(selected.get() + 1);
+                host.selection(requested)
+            },
+            tape.root(),
+            &InPlace,
+        );
+        answer.map(|c| c.to_json())
+    }));
+    assert!(selected.get() <= 1, "check_node_then selected {} times", selected.get());
+    assert_eq!(on_tape_then, on_tape, "check_node_then and check_node differ on the tape of {value}");
     let on_value = outcome(host.route_with(requested, rule, value).map(|r| r.to_json()));
     let on_tape = outcome(deterministic(|| {
         host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|checked| {
             let route = host.route_node(&checked, rule);
             let out = route.to_out().into_value();
             assert_eq!(out, route.to_json(), "Route::to_out and Route::to_json differ on a tape");
+            assert_eq!(by_index(&route, value), out, "Route::to_out_with by index differs from Route::to_out");
             out
         })
     }));
@@ -214,6 +235,36 @@ fn same_for_host(
     if let Ok(route) = &on_tape {
         ops::route_outputs_are_received(route, value);
     }
+}
+
+/// The route as a binding that hands back its caller's outputs by index writes it
+/// (`Route::to_out_with`, each `Routed::Output` as `{"$index": i}`), with every index then
+/// resolved to `result.outputs[i]`. An output is an object with `audience` and `format`, so the
+/// marker cannot be one.
+fn by_index(route: &mcp_outputs::routing::Route<'_, TapeJson>, result: &Value) -> Value {
+    use mcp_outputs::node::Out;
+    use mcp_outputs::routing::Routed;
+    fn resolve(value: Value, outputs: &[Value]) -> Value {
+        match value {
+            Value::Object(members) => {
+                if let (1, Some(i)) = (members.len(), members.get("$index").and_then(Value::as_u64)) {
+                    let i = usize::try_from(i).unwrap_or(usize::MAX);
+                    return outputs.get(i).cloned().unwrap_or_else(|| panic!("a routed output at index {i}, past outputs"));
+                }
+                Value::Object(members.into_iter().map(|(k, v)| (k, resolve(v, outputs))).collect())
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(|v| resolve(v, outputs)).collect()),
+            other => other,
+        }
+    }
+    let indexed = route
+        .to_out_with(&|routed| match routed {
+            Routed::Output { index, .. } => Out::Value(serde_json::json!({ "$index": index })),
+            other => other.to_out(),
+        })
+        .into_value();
+    let outputs = result.get("outputs").and_then(Value::as_array).cloned().unwrap_or_default();
+    resolve(indexed, &outputs)
 }
 
 /// A tape with held nodes: the per-call path reads it without a panic, the same way twice.
