@@ -249,7 +249,10 @@ fn by_index(route: &mcp_outputs::routing::Route<'_, TapeJson>, result: &Value) -
             Value::Object(members) => {
                 if let (1, Some(i)) = (members.len(), members.get("$index").and_then(Value::as_u64)) {
                     let i = usize::try_from(i).unwrap_or(usize::MAX);
-                    return outputs.get(i).cloned().unwrap_or_else(|| panic!("a routed output at index {i}, past outputs"));
+                    return outputs
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| panic!("a routed output at index {i}, past outputs"));
                 }
                 Value::Object(members.into_iter().map(|(k, v)| (k, resolve(v, outputs))).collect())
             }
