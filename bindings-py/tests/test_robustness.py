@@ -72,6 +72,9 @@ def test_a_value_not_plain_is_judged_in_the_order_of_the_limits_walk() -> None:
     with pytest.raises(mcp_outputs.LimitExceededError, match="array of 3 items") as over:
         host.check(REQ, result_with({"a": (1, 2, math.nan)}))
     assert over.value.path == "/outputs/0/structuredContent/a"
+    # The walk reads the whole container, so its message states the true length as it is.
+    with pytest.raises(mcp_outputs.LimitExceededError, match="array of 25 items exceeds the limit of 2"):
+        host.check(REQ, result_with({"a": tuple(range(25))}))
     with pytest.raises(mcp_outputs.MalformedError, match="not a JSON number") as bad:
         host.check(REQ, result_with({"a": (math.nan, 1), "b": [1, 2, 3]}))
     assert bad.value.path == "/outputs/0/structuredContent/a/0"
