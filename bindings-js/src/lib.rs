@@ -461,16 +461,17 @@ impl RawServerTool {
     pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
         #[cfg(feature = "full")]
         return lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced));
-        // `ServerTool::respond_text`, in its order and with its codes, the produced outputs read
-        // into a tape: this build runs every call on a tape (the text entries, `runOperation`).
+        // `ServerTool::respond_text`, in its order and with its codes and answers (numbers as
+        // `serde_json` parsed them: `tape::ExactTape`), the produced outputs read into a tape:
+        // this build runs every call on a tape (the text entries, `runOperation`).
         #[cfg(not(feature = "full"))]
         lift(|| {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
             let selectors = self.inner.select(conn, requested.as_ref())?;
             let fault = |e| ServerArgument::Tool.fault(e);
-            let buf = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
-            let tape = buf.tape();
+            let read = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
+            let tape = read.tape();
             let out = self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), UNHELD).map_err(fault)?;
             Ok(out.into_value().to_string())
         })
@@ -775,7 +776,7 @@ impl RawReceivedTool {
         &self,
         requested: Option<String>,
         result: &str,
-    ) -> mcp_outputs::Result<(Vec<mcp_outputs::Selector>, mcp_outputs::tape::TapeBuf)> {
+    ) -> mcp_outputs::Result<(Vec<mcp_outputs::Selector>, mcp_outputs::tape::ExactTape)> {
         let limits = self.inner.connection().limits();
         let requested = requested.map(|t| limits.parse_text(&t, "requestedOutputs")).transpose()?;
         let result = mcp_outputs::tape::parse_text(limits, result, "result")?;

@@ -114,16 +114,16 @@ impl Calls for AsValues {
 /// path, generic over the payload reader, is linked once.
 const IN_PLACE: &dyn PayloadsIn<TapeJson> = &InPlace;
 
-/// Each value written as a tape (`crate::tape::encode`) and read there: the path of a build
-/// whose every call is read from a tape (the JavaScript binding's default build), which then
-/// links the per-call path of one representation only (docs/performance.md, P-JS-4). Numbers
-/// are read as JavaScript holds them (`crate::tape`, "Numbers"), as that build's caller does.
+/// Each value written as a tape (`crate::tape::encode_exact`: its numbers as the value holds
+/// them) and read there: the path of a build whose every call is read from a tape (the
+/// JavaScript binding's default build), which then links the per-call path of one
+/// representation only (docs/performance.md, P-JS-4).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ThroughTape;
 
 impl Calls for ThroughTape {
     fn check(&self, tool: &ReceivedTool, selectors: &[Selector], result: &Value) -> Result<Value> {
-        let buf = crate::tape::encode(result);
+        let buf = crate::tape::encode_exact(result);
         let tape = buf.tape();
         tool.check_node::<TapeJson, _>(selectors, tape.root(), IN_PLACE).map(|checked| checked.to_json())
     }
@@ -135,7 +135,7 @@ impl Calls for ThroughTape {
         rule: Option<&Audience>,
         result: &Value,
     ) -> Result<Value> {
-        let buf = crate::tape::encode(result);
+        let buf = crate::tape::encode_exact(result);
         let tape = buf.tape();
         let checked = tool.check_node::<TapeJson, _>(selectors, tape.root(), IN_PLACE)?;
         Ok(tool.route_node(&checked, rule).to_json())
@@ -148,7 +148,7 @@ impl Calls for ThroughTape {
         selectors: &[Selector],
         produced: &Value,
     ) -> Result<Value> {
-        let buf = crate::tape::encode(produced);
+        let buf = crate::tape::encode_exact(produced);
         let tape = buf.tape();
         Ok(tool.assemble_node::<TapeJson, _>(conn, selectors, tape.root(), IN_PLACE)?.into_value())
     }
@@ -403,8 +403,7 @@ mod tests {
     }
 
     /// `ThroughTape` answers every corpus case of check, route, respond and scenario as
-    /// `AsValues` does: the same errors (code, path, message), and the same answers as
-    /// JavaScript reads them (compared as tapes: numbers as JavaScript holds them).
+    /// `AsValues` does: the same errors (code, path, message) and the same answers.
     #[test]
     fn through_a_tape_every_corpus_case_answers_as_with_values() {
         let mut compared = 0;
@@ -417,7 +416,7 @@ mod tests {
             let values = run_with(op, input, Limits::default(), &AsValues);
             let tape = run_with(op, input, Limits::default(), &ThroughTape);
             match (values, tape) {
-                (Ok(a), Ok(b)) => assert_eq!(crate::tape::encode(&a), crate::tape::encode(&b), "{}", case["id"]),
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", case["id"]),
                 (Err(a), Err(b)) => assert_eq!(a.to_json(), b.to_json(), "{}", case["id"]),
                 (a, b) => panic!("{}: {a:?} against {b:?}", case["id"]),
             }

@@ -140,6 +140,9 @@ pub struct Tape<'a> {
     text: &'a str,
     depth: usize,
     held: usize,
+    /// Each number as `serde_json` parsed it, for a tape read from JSON text ([`ExactTape`]):
+    /// empty for any other tape, whose numbers are JavaScript's doubles.
+    exact: &'a [Number],
 }
 
 /// What a held node carries.
@@ -346,7 +349,7 @@ impl<'a> Tape<'a> {
             )
         })?;
         let (depth, held) = check(words, numbers, text)?;
-        Ok(Tape { words, numbers, text, depth, held })
+        Ok(Tape { words, numbers, text, depth, held, exact: &[] })
     }
 
     /// The root node.
@@ -412,11 +415,11 @@ impl<'a> Tape<'a> {
     }
 
     #[inline]
-    fn number_at(&self, at: Pos) -> Option<TapeNumber> {
+    fn number_at(&self, at: Pos) -> Option<TapeNumber<'a>> {
         if self.word(at.word)? != kind::NUMBER {
             return None;
         }
-        self.numbers.get(at.num).copied().map(TapeNumber)
+        self.numbers.get(at.num).map(|value| TapeNumber(*value, self.exact.get(at.num)))
     }
 }
 
@@ -494,7 +497,7 @@ impl Json for TapeJson {
         // The string itself is the byte stream of a one-node tape: nothing to copy. (A name over
         // 4 GiB has no length word: the node then answers no text.)
         let words = [kind::STRING, u32::try_from(string.len()).unwrap_or(u32::MAX)];
-        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0 };
+        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, exact: &[] };
         f(tape.root())
     }
 }
@@ -502,7 +505,7 @@ impl Json for TapeJson {
 impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
     type Object = TapeObject<'a>;
     type Array = TapeArray<'a>;
-    type Number = TapeNumber;
+    type Number = TapeNumber<'a>;
 
     #[inline]
     fn as_object(&self) -> Option<TapeObject<'a>> {
@@ -520,7 +523,7 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
     }
 
     #[inline]
-    fn as_number(&self) -> Option<TapeNumber> {
+    fn as_number(&self) -> Option<TapeNumber<'a>> {
         self.tape.number_at(self.at)
     }
 
@@ -684,14 +687,14 @@ fn to_value(tape: &Tape<'_>, at: Pos) -> Value {
 
 /// A number of a tape: the `f64` JavaScript held.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TapeNumber(f64);
+pub struct TapeNumber<'a>(f64, Option<&'a Number>);
 
 /// 2^53: every whole double up to it is written by `JSON.stringify` as its exact digits.
 const EXACT: f64 = 9_007_199_254_740_992.0;
 /// 10^21: from there `JSON.stringify` writes an exponent.
 const DIGITS_BELOW: f64 = 1e21;
 
-impl TapeNumber {
+impl TapeNumber<'_> {
     /// The `f64`.
     #[inline]
     pub fn value(self) -> f64 {
@@ -712,8 +715,12 @@ impl TapeNumber {
         value.fract() == 0.0 && value.abs() > EXACT && value.abs() < DIGITS_BELOW
     }
 
-    /// The number `serde_json` parses from what `JSON.stringify` writes of this double.
+    /// The number `serde_json` parses from what `JSON.stringify` writes of this double; on a
+    /// tape read from JSON text, the number `serde_json` parsed from that text.
     pub fn number(self) -> Number {
+        if let Some(exact) = self.1 {
+            return exact.clone();
+        }
         if let Some(integer) = self.small() {
             return match u64::try_from(integer) {
                 Ok(positive) => Number::from(positive),
@@ -734,9 +741,13 @@ impl TapeNumber {
     }
 }
 
-impl JsonNumber for TapeNumber {
+// On a tape read from JSON text, each answer is `serde_json`'s for the number it parsed.
+impl JsonNumber for TapeNumber<'_> {
     #[inline]
     fn as_u64(&self) -> Option<u64> {
+        if let Some(exact) = self.1 {
+            return exact.as_u64();
+        }
         match self.small() {
             Some(integer) => u64::try_from(integer).ok(),
             None if self.large() => self.number().as_u64(),
@@ -746,6 +757,9 @@ impl JsonNumber for TapeNumber {
 
     #[inline]
     fn as_i64(&self) -> Option<i64> {
+        if let Some(exact) = self.1 {
+            return exact.as_i64();
+        }
         match self.small() {
             Some(integer) => Some(integer),
             None if self.large() => self.number().as_i64(),
@@ -755,6 +769,9 @@ impl JsonNumber for TapeNumber {
 
     #[inline]
     fn as_f64(&self) -> Option<f64> {
+        if let Some(exact) = self.1 {
+            return exact.as_f64();
+        }
         // `-0.0` is written `0`, which parses as the integer 0.
         Some(if self.0 == 0.0 { 0.0 } else { self.0 })
     }
@@ -769,11 +786,17 @@ impl JsonNumber for TapeNumber {
 
     #[inline]
     fn is_integer(&self) -> bool {
-        self.0.fract() == 0.0
+        match self.1 {
+            Some(exact) => JsonNumber::is_integer(exact),
+            None => self.0.fract() == 0.0,
+        }
     }
 
     fn is_written_as_integer(&self) -> bool {
-        self.small().is_some() || JsonNumber::is_written_as_integer(&self.number())
+        match self.1 {
+            Some(exact) => JsonNumber::is_written_as_integer(exact),
+            None => self.small().is_some() || JsonNumber::is_written_as_integer(&self.number()),
+        }
     }
 }
 
@@ -962,7 +985,7 @@ impl TapeBuf {
     /// The tape, not checked again: [`encode`] writes a well-formed one. (Its depth is the
     /// value's, which may pass [`MAX_DEPTH_CEILING`]: see [`Tape::depth`].)
     pub fn tape(&self) -> Tape<'_> {
-        Tape { words: &self.words, numbers: &self.numbers, text: &self.text, depth: self.depth, held: 0 }
+        Tape { words: &self.words, numbers: &self.numbers, text: &self.text, depth: self.depth, held: 0, exact: &[] }
     }
 
     fn len32(len: usize) -> u32 {
@@ -1089,15 +1112,15 @@ pub fn encode_text(text: &str) -> Result<TapeBuf> {
             format!("JSON text nested deeper than {MAX_DEPTH_CEILING} levels"),
         ));
     }
-    write_text(text).map_err(|fault| Error::malformed("", format!("not valid JSON: {fault}")))
+    write_text(text).map(|exact| exact.buf).map_err(|fault| Error::malformed("", format!("not valid JSON: {fault}")))
 }
 
 /// [`crate::Limits::parse_text`] into a tape: the same checks in the same order, with the same
-/// errors (the text's size and nesting before it is parsed, the limits walk after), the value
-/// read as JavaScript holds it ("Numbers"). The JavaScript binding reads its JSON text arguments
-/// with it, so that its wasm has one representation of a call to check, route and respond
-/// (docs/performance.md, P-JS-4).
-pub fn parse_text(limits: &crate::Limits, text: &str, what: &str) -> Result<TapeBuf> {
+/// errors (the text's size and nesting before it is parsed, the limits walk after), each number
+/// kept as `serde_json` parsed it ([`ExactTape`]). The JavaScript binding reads its JSON text
+/// arguments with it, so that its wasm has one representation of a call to check, route and
+/// respond (docs/performance.md, P-JS-4), and answers what the `Value` of the text answers.
+pub fn parse_text(limits: &crate::Limits, text: &str, what: &str) -> Result<ExactTape> {
     // `Limits::parse_text`'s checks before parsing, with its messages.
     if text.len() > limits.max_bytes {
         return Err(Error::new(
@@ -1113,32 +1136,74 @@ pub fn parse_text(limits: &crate::Limits, text: &str, what: &str) -> Result<Tape
             format!("{what}: nesting deeper than {} levels", limits.depth_cap()),
         ));
     }
-    let buf = write_text(text).map_err(|e| Error::malformed("", format!("{what}: not valid JSON: {e}")))?;
-    limits.check_node::<TapeJson>(&buf.tape().root(), 1, "")?;
-    Ok(buf)
+    let tape = write_text(text).map_err(|e| Error::malformed("", format!("{what}: not valid JSON: {e}")))?;
+    limits.check_node::<TapeJson>(&tape.tape().root(), 1, "")?;
+    Ok(tape)
 }
 
 /// The parse of `text` into a tape, its depth already bounded by a scan.
-fn write_text(text: &str) -> std::result::Result<TapeBuf, serde_json::Error> {
+fn write_text(text: &str) -> std::result::Result<ExactTape, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     // The caller's scan bounds the depth.
     de.disable_recursion_limit();
     let mut buf = TapeBuf::default();
+    let mut exact = Vec::new();
     let mut twice = false;
-    let seed = Writer { buf: &mut buf, depth: 0, twice: &mut twice };
+    let seed = Writer { buf: &mut buf, exact: &mut exact, depth: 0, twice: &mut twice };
     serde::de::DeserializeSeed::deserialize(seed, &mut de).and_then(|()| de.end())?;
     if twice {
         let mut de = serde_json::Deserializer::from_str(text);
         de.disable_recursion_limit();
         let value: Value = serde::Deserialize::deserialize(&mut de)?;
-        return Ok(encode(&value));
+        return Ok(encode_exact(&value));
     }
-    Ok(buf)
+    Ok(ExactTape { buf, exact })
+}
+
+/// A tape that keeps each number as `serde_json` parsed it (from JSON text: [`parse_text`]; from
+/// a `Value`: [`encode_exact`]). Its nodes answer for numbers (`to_value`, the `JsonNumber`
+/// accessors, the mirror text) exactly as that `Value` does (`1.0`, `-0.0`, an integer past
+/// 2^53), where a tape JavaScript writes holds doubles ("Numbers").
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExactTape {
+    buf: TapeBuf,
+    /// The numbers of `buf`, in its order.
+    exact: Vec<Number>,
+}
+
+impl ExactTape {
+    /// The tape, its numbers exact.
+    pub fn tape(&self) -> Tape<'_> {
+        Tape { exact: &self.exact, ..self.buf.tape() }
+    }
+
+    /// The tape's streams, as [`encode`] writes them.
+    pub fn buf(&self) -> &TapeBuf {
+        &self.buf
+    }
+}
+
+/// [`encode`], each number kept as it is in `value` ([`ExactTape`]).
+pub fn encode_exact(value: &Value) -> ExactTape {
+    // Numbers in tape order: the value's own order, depth first.
+    let mut exact = Vec::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Number(number) => exact.push(number.clone()),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(members) => stack.extend(members.values().rev()),
+            _ => {}
+        }
+    }
+    ExactTape { buf: encode(value), exact }
 }
 
 /// Writes one value of the parser's into the tape.
 struct Writer<'b> {
     buf: &'b mut TapeBuf,
+    /// Each number as `serde_json` parsed it, in tape order ([`ExactTape`]).
+    exact: &'b mut Vec<Number>,
     /// Containers open around the value.
     depth: usize,
     /// Set when an object names a member twice.
@@ -1147,7 +1212,7 @@ struct Writer<'b> {
 
 impl Writer<'_> {
     fn inner(&mut self) -> Writer<'_> {
-        Writer { buf: self.buf, depth: self.depth + 1, twice: self.twice }
+        Writer { buf: self.buf, exact: self.exact, depth: self.depth + 1, twice: self.twice }
     }
 }
 
@@ -1204,16 +1269,20 @@ impl<'de> serde::de::Visitor<'de> for Writer<'_> {
     // As `Number::as_f64` reads what `serde_json` parsed.
     fn visit_i64<E>(self, value: i64) -> std::result::Result<(), E> {
         self.buf.number(value as f64);
+        self.exact.push(Number::from(value));
         Ok(())
     }
 
     fn visit_u64<E>(self, value: u64) -> std::result::Result<(), E> {
         self.buf.number(value as f64);
+        self.exact.push(Number::from(value));
         Ok(())
     }
 
     fn visit_f64<E>(self, value: f64) -> std::result::Result<(), E> {
         self.buf.number(value);
+        // The parser gives finite numbers only.
+        self.exact.push(Number::from_f64(value).unwrap_or_else(|| Number::from(0_u64)));
         Ok(())
     }
 
@@ -1411,17 +1480,17 @@ mod tests {
             (-(2f64.powi(63)), "-9.223372036854776e+18"),
             (2f64.powi(64), "1.8446744073709552e+19"),
         ] {
-            let number = TapeNumber(x);
+            let number = TapeNumber(x, None);
             assert_eq!(number.number().to_string(), text, "{x:e}");
             assert_eq!(Value::Number(number.number()), js(x), "{x:e}");
         }
-        assert_eq!(TapeNumber(3.0).as_u64(), Some(3));
-        assert_eq!(TapeNumber(-0.0).as_u64(), Some(0));
-        assert_eq!(TapeNumber(-0.0).as_f64().map(f64::to_bits), Some(0));
-        assert_eq!(TapeNumber(-3.0).as_u64(), None);
-        assert_eq!(TapeNumber(-3.0).as_i64(), Some(-3));
-        assert_eq!(TapeNumber(1e21).as_u64(), None);
-        assert_eq!(TapeNumber(2f64.powi(60)).as_u64(), Some(1_152_921_504_606_847_000));
+        assert_eq!(TapeNumber(3.0, None).as_u64(), Some(3));
+        assert_eq!(TapeNumber(-0.0, None).as_u64(), Some(0));
+        assert_eq!(TapeNumber(-0.0, None).as_f64().map(f64::to_bits), Some(0));
+        assert_eq!(TapeNumber(-3.0, None).as_u64(), None);
+        assert_eq!(TapeNumber(-3.0, None).as_i64(), Some(-3));
+        assert_eq!(TapeNumber(1e21, None).as_u64(), None);
+        assert_eq!(TapeNumber(2f64.powi(60), None).as_u64(), Some(1_152_921_504_606_847_000));
         // Numbers are doubles: a Rust integer past 2^53 reads back as JavaScript would write it.
         let tape_of = encode(&json!(u64::MAX));
         assert_eq!(checked(&tape_of).root().to_value().into_owned(), json!(1.8446744073709552e19));
@@ -1434,7 +1503,7 @@ mod tests {
         fn every_double_answers_as_serde_json_parses_its_text(x in number()) {
             let expected = js(x);
             let expected = expected.as_number().unwrap();
-            let number = TapeNumber(x);
+            let number = TapeNumber(x, None);
             prop_assert_eq!(&number.number(), expected);
             prop_assert_eq!(number.as_u64(), expected.as_u64());
             prop_assert_eq!(number.as_i64(), expected.as_i64());
@@ -1580,12 +1649,20 @@ mod tests {
             long.as_str(),
             wide.as_str(),
             "  {\"a\" 1}",
+            r#"[1.0, -0, 1e2, 1.50, 12345678901234567890, -9223372036854775808, 9007199254740993, 1e21]"#,
+            r#"{"a": 1.0, "b": {"c": -0}, "a": [2.0, 1e300]}"#,
             "[1,]",
             "",
             "1e400",
         ] {
             match (limits.parse_text(text, "result"), parse_text(&limits, text, "result")) {
-                (Ok(value), Ok(buf)) => assert_eq!(buf, encode(&value), "{text}"),
+                (Ok(value), Ok(exact)) => {
+                    assert_eq!(exact.buf(), &encode(&value), "{text}");
+                    let tape = exact.tape();
+                    let root = tape.root();
+                    assert_eq!(root.to_value().into_owned(), value, "{text}");
+                    assert_eq!(crate::node::stringify::<TapeJson>(&root), crate::jsontext::stringify(&value), "{text}");
+                }
                 (Err(a), Err(b)) => assert_eq!(a.to_json(), b.to_json(), "{text}"),
                 (a, b) => panic!("{text}: {a:?} against {b:?}"),
             }
