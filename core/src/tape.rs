@@ -57,6 +57,10 @@
 //! `serde_json` does. [`Node::to_value`] therefore gives exactly the `Value` of
 //! `serde_json::from_str(JSON.stringify(x))`.
 //!
+//! A tape read from JSON text ([`parse_text`]) or made from a `Value` by [`encode_exact`] is an
+//! [`ExactTape`]: each number also answers as `serde_json` parsed it (`1.0`, `-0.0`, an integer
+//! past 2^53), so that it reads as that `Value` does.
+//!
 //! # Held nodes
 //!
 //! A held node has no content in the core: `as_object`, `as_array`, `as_string`, `as_number`
