@@ -1,8 +1,8 @@
 // The payload guarantee (issue 21; docs/boundary.md): a route or a respond never hands back, nor
-// writes, something that was not checked. A payload that is plain data (what JSON.parse makes:
-// plain prototypes, own data properties, no toJSON, not a Proxy) is handed back as the caller's
-// own object; any other payload is read once, into a snapshot, and the snapshot is what is
-// checked, written and handed back. Each hostile value below answers correctly for its first
+// writes, something that was not checked. A value that is plain data throughout (what JSON.parse
+// makes: plain prototypes, own data properties, no toJSON, not a Proxy) has its payloads handed
+// back as the caller's own objects; any other value is read once, whole, into a snapshot, and the
+// snapshot is what is checked, written and handed back. Each hostile value below answers correctly for its first
 // `reads` reads and differently after: before this guarantee, a payload read correctly by the
 // validator was handed back live, and `respond` wrote `"items":42` where the schema asks for an
 // array (a hostile sweep of the default entry).
