@@ -571,7 +571,7 @@ impl PyServerTool {
             // Plain values are read where they live, by the core, and the result carries the
             // caller's own outputs and payloads (plain.rs).
             let in_place = plain::in_place(produced, || {
-                let node = PlainNode(produced.as_borrowed());
+                let node = PlainNode::new(produced.as_borrowed());
                 self.inner
                     .respond_node::<PyPlain, _>(conn, requested.as_ref(), node, &PlainPayloads)
                     .map(|out| out_to_py(py, &out).map(Bound::unbind))
@@ -734,7 +734,7 @@ impl PyReceivedTool {
                     // Plain values are read where they live, by the core (plain.rs), in the
                     // order of the text path.
                     let in_place = plain::in_place(result, || {
-                        let node = PlainNode(result.as_borrowed());
+                        let node = PlainNode::new(result.as_borrowed());
                         self.inner
                             .check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads)
                             .map(|c| c.to_json())
@@ -781,7 +781,7 @@ impl PyReceivedTool {
                     // objects are handed back (plain.rs); the GIL is held from the read to the
                     // hand-back, so no other thread changes them in between.
                     let in_place = plain::in_place(result, || {
-                        let node = PlainNode(result.as_borrowed());
+                        let node = PlainNode::new(result.as_borrowed());
                         let checked =
                             self.inner.check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads);
                         checked.map(|checked| {

@@ -69,7 +69,7 @@ impl Json for PyPlain {
     }
 
     fn with_string_node<T>(buffer: &mut (), string: &str, f: impl FnOnce(PlainNode<'_>) -> T) -> T {
-        Pyo3::with_string_node(buffer, string, |node| f(PlainNode(node)))
+        Pyo3::with_string_node(buffer, string, |node| f(PlainNode::new(node)))
     }
 }
 
@@ -131,14 +131,25 @@ fn kind(object: Py3<'_>) -> Kind {
     }
 }
 
-/// One of the caller's objects.
+/// One of the caller's objects, classified once, when the read first holds it: the limits walk
+/// and the validator ask each node its type and then its content, and a classification per
+/// accessor call was a fifth of the read (docs/performance.md).
 #[derive(Clone, Copy)]
-pub(crate) struct PlainNode<'py>(pub Py3<'py>);
+pub(crate) struct PlainNode<'py> {
+    object: Py3<'py>,
+    kind: Kind,
+}
 
 impl<'py> PlainNode<'py> {
+    /// The caller's `object`, classified (marking the call when it is not plain).
+    #[inline]
+    pub fn new(object: Py3<'py>) -> Self {
+        PlainNode { object, kind: kind(object) }
+    }
+
     /// The caller's object itself, to hand back.
     pub fn object(&self) -> Bound<'py, PyAny> {
-        self.0.to_owned()
+        self.object.to_owned()
     }
 }
 
@@ -148,24 +159,24 @@ impl<'py> Node<'py, PyPlain> for PlainNode<'py> {
     type Number = <Py3<'py> as Node<'py, Pyo3>>::Number;
 
     fn as_object(&self) -> Option<PlainObject<'py>> {
-        match kind(self.0) {
-            Kind::Dict => self.0.cast_exact::<PyDict>().ok().map(PlainObject),
+        match self.kind {
+            Kind::Dict => self.object.cast_exact::<PyDict>().ok().map(PlainObject),
             _ => None,
         }
     }
 
     fn as_array(&self) -> Option<PlainArray<'py>> {
-        match kind(self.0) {
-            Kind::List => <Py3<'py> as Node<'py, Pyo3>>::as_array(&self.0).map(PlainArray),
+        match self.kind {
+            Kind::List => <Py3<'py> as Node<'py, Pyo3>>::as_array(&self.object).map(PlainArray),
             _ => None,
         }
     }
 
     fn as_string(&self) -> Option<Cow<'py, str>> {
-        if kind(self.0) != Kind::Str {
+        if self.kind != Kind::Str {
             return None;
         }
-        let text = <Py3<'py> as Node<'py, Pyo3>>::as_string(&self.0);
+        let text = <Py3<'py> as Node<'py, Pyo3>>::as_string(&self.object);
         if text.is_none() {
             // A lone surrogate: no UTF-8 text.
             not_plain();
@@ -174,25 +185,25 @@ impl<'py> Node<'py, PyPlain> for PlainNode<'py> {
     }
 
     fn as_number(&self) -> Option<Self::Number> {
-        match kind(self.0) {
-            Kind::Number => <Py3<'py> as Node<'py, Pyo3>>::as_number(&self.0),
+        match self.kind {
+            Kind::Number => <Py3<'py> as Node<'py, Pyo3>>::as_number(&self.object),
             _ => None,
         }
     }
 
     fn as_boolean(&self) -> Option<bool> {
-        match kind(self.0) {
-            Kind::Bool => <Py3<'py> as Node<'py, Pyo3>>::as_boolean(&self.0),
+        match self.kind {
+            Kind::Bool => <Py3<'py> as Node<'py, Pyo3>>::as_boolean(&self.object),
             _ => None,
         }
     }
 
     fn is_null(&self) -> bool {
-        kind(self.0) == Kind::Null
+        self.kind == Kind::Null
     }
 
     fn json_type(&self) -> JsonType {
-        match kind(self.0) {
+        match self.kind {
             Kind::Null | Kind::Other => JsonType::Null,
             Kind::Bool => JsonType::Boolean,
             Kind::Number => JsonType::Number,
@@ -203,22 +214,22 @@ impl<'py> Node<'py, PyPlain> for PlainNode<'py> {
     }
 
     fn string_length(&self) -> Option<u64> {
-        match kind(self.0) {
-            Kind::Str => <Py3<'py> as Node<'py, Pyo3>>::string_length(&self.0),
+        match self.kind {
+            Kind::Str => <Py3<'py> as Node<'py, Pyo3>>::string_length(&self.object),
             _ => None,
         }
     }
 
     fn equals_value(&self, expected: &Value) -> bool {
-        <Py3<'py> as Node<'py, Pyo3>>::equals_value(&self.0, expected)
+        <Py3<'py> as Node<'py, Pyo3>>::equals_value(&self.object, expected)
     }
 
     fn to_value(&self) -> Cow<'py, Value> {
-        <Py3<'py> as Node<'py, Pyo3>>::to_value(&self.0)
+        <Py3<'py> as Node<'py, Pyo3>>::to_value(&self.object)
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
-        <Py3<'py> as Node<'py, Pyo3>>::identity(&self.0)
+        <Py3<'py> as Node<'py, Pyo3>>::identity(&self.object)
     }
 }
 
@@ -236,7 +247,7 @@ impl<'py> Object<'py, PyPlain> for PlainObject<'py> {
     }
 
     fn get(&self, key: &Py<PyString>) -> Option<PlainNode<'py>> {
-        <Py3Dict<'py> as Object<'py, Pyo3>>::get(&self.0, key).map(PlainNode)
+        <Py3Dict<'py> as Object<'py, Pyo3>>::get(&self.0, key).map(PlainNode::new)
     }
 
     fn members(&self) -> PlainMembers<'py> {
@@ -258,7 +269,7 @@ impl<'py> Iterator for PlainMembers<'py> {
         if matches!(name, Cow::Owned(_)) {
             not_plain();
         }
-        Some((name, PlainNode(value)))
+        Some((name, PlainNode::new(value)))
     }
 }
 
@@ -291,6 +302,6 @@ impl<'py> Iterator for PlainElements<'py> {
 
     #[inline]
     fn next(&mut self) -> Option<PlainNode<'py>> {
-        self.0.next().map(PlainNode)
+        self.0.next().map(PlainNode::new)
     }
 }
