@@ -12,7 +12,7 @@ use crate::node::{
     string_member, Array as _, JsonType, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source,
 };
 use crate::output::{read_raw, RawOutput};
-use crate::payload::{Payloads, PayloadsIn, PlainJson};
+use crate::payload::{InPlace, PayloadsIn};
 use crate::schema::CompiledSchema;
 use crate::selection;
 use serde_json::{Map, Value};
@@ -421,29 +421,7 @@ impl ReceivedTool {
     /// [`ReceivedTool::selection`]: a host that planned the call need not parse its own
     /// request again.
     pub fn check_selected<'r>(&self, selectors: &[Selector], result: &'r Value) -> Result<CheckedResult<'r>> {
-        self.check_selected_in(selectors, result, &PlainJson)
-    }
-
-    /// [`ReceivedTool::check`] of a result whose structured payloads `payloads` holds (see
-    /// `crate::payload`): the same checks, in the same order, with the same errors.
-    pub fn check_in<'r>(
-        &self,
-        requested: Option<&Value>,
-        result: &'r Value,
-        payloads: &dyn Payloads,
-    ) -> Result<CheckedResult<'r>> {
-        let selectors = self.selection(requested)?;
-        self.check_selected_in(&selectors, result, payloads)
-    }
-
-    /// [`ReceivedTool::check_selected`] of a result whose structured payloads `payloads` holds.
-    pub fn check_selected_in<'r>(
-        &self,
-        selectors: &[Selector],
-        result: &'r Value,
-        payloads: &dyn Payloads,
-    ) -> Result<CheckedResult<'r>> {
-        self.check_node::<SerdeJson, _>(selectors, result, payloads)
+        self.check_node::<SerdeJson, _>(selectors, result, &InPlace)
     }
 
     /// [`ReceivedTool::check_selected`] of a result in any representation (`crate::node`),

@@ -94,7 +94,7 @@ impl Calls for AsValues {
         rule: Option<&Audience>,
         result: &Value,
     ) -> Result<Value> {
-        let route = tool.route_selected_with_in(selectors, rule, result, &crate::payload::PlainJson)?;
+        let route = tool.route_selected_with(selectors, rule, result)?;
         Ok(route.to_json())
     }
 

@@ -1,26 +1,20 @@
-//! Structured payloads as values a binding owns (issue 11: "payloads stay where they live").
+//! The questions the core asks of a structured payload (an output's `structuredContent`, a
+//! legacy result's top-level one): validate it against a schema, is it an object, its
+//! `JSON.stringify` text for the legacy mirror. The protocol never looks inside a payload
+//! otherwise, so a payload need not be in the core's own representation.
 //!
-//! A structured payload (an output's `structuredContent`, a legacy result's top-level one) can be
-//! large, and the protocol never looks inside it except to validate it against a schema, to ask
-//! whether it is an object, and to write it as text for the legacy mirror. A binding whose
-//! caller holds the payload as its own objects (a Python dict) need not copy it into a
-//! `serde_json::Value` for that: it converts the envelope, puts a placeholder of its own where
-//! each payload sits (the core says where: [`RESULT`], [`PRODUCED`]), and answers the core's
-//! questions about each payload through [`Payloads`]. The core never reads a placeholder itself:
-//! every question about a value at a payload position goes through the seam, and placeholders
-//! it copies into an answer (a routed output, a View, a legacy result) are the binding's to
-//! resolve back to its own objects. [`PlainJson`] is the seam of a value that holds its payloads
-//! itself: the Rust API and `ops::run` use it, so they are unchanged.
+//! [`PayloadsIn`] asks them of a node of any representation (`crate::node`). [`InPlace`] answers
+//! for a representation that holds its payloads itself (a `serde_json::Value`, Python's objects,
+//! a tape without held nodes). A binding whose representation stands in for a payload it holds
+//! answers through its own: the npm package's tape has a held node where each payload sits (the
+//! core says where: [`RESULT`], [`PRODUCED`]), and its seam validates the payload by its slot.
 //!
-//! Limits: the binding applies the core's limits to each payload it keeps (the same caps, costs
-//! and walk order as [`crate::Limits::check_value`]); a payload it cannot prove within them is
-//! handed over as a plain value, so that the core reports the fault exactly as it would.
+//! Limits: a binding that holds a payload measures it by the core's costs, and the limits walk
+//! charges the held node that cost (`node::Source::held_cost`).
 
 use crate::error::Result;
-use crate::jsontext;
-use crate::node::{Json, Node as _, NodeOf, SerdeJson, Source};
+use crate::node::{Json, Node as _, NodeOf, Source};
 use crate::schema::CompiledSchema;
-use serde_json::Value;
 
 /// One step of a payload position inside an argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,44 +33,16 @@ pub const RESULT: &[&[Step]] =
 /// Where payloads sit in what a tool produced (`respond`): each output's `structuredContent`.
 pub const PRODUCED: &[&[Step]] = &[&[Step::Key("outputs"), Step::Each, Step::Key("structuredContent")]];
 
-/// What the core asks of a structured payload. `value` is what the argument holds at a payload
-/// position: the payload itself, or the binding's placeholder for it.
-pub trait Payloads: std::fmt::Debug {
+/// What the core asks of a structured payload held in a representation `F` (`crate::node`).
+pub trait PayloadsIn<F: Json> {
     /// Validates the payload against `schema`, with [`CompiledSchema::validate`]'s errors
     /// (codes, paths below `path`, messages and their precedence).
-    fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> Result<()>;
-
-    /// Whether the payload is a JSON object.
-    fn is_object(&self, value: &Value) -> bool;
-
-    /// The payload as `JSON.stringify` writes it ([`jsontext::stringify`]), for the legacy mirror.
-    fn stringify(&self, value: &Value) -> Result<String>;
-}
-
-/// What the core asks of a structured payload held in a representation `F` (`crate::node`):
-/// [`Payloads`]' questions about a node. Any [`Payloads`] answers for `serde_json` values; a
-/// representation that holds its payloads itself answers through [`InPlace`].
-pub trait PayloadsIn<F: Json> {
-    /// [`Payloads::validate`] of a node.
     fn validate(&self, schema: &CompiledSchema, node: &NodeOf<'_, F>, path: &str, what: &str) -> Result<()>;
-    /// [`Payloads::is_object`] of a node.
+    /// Whether the payload is a JSON object.
     fn is_object(&self, node: &NodeOf<'_, F>) -> bool;
-    /// [`Payloads::stringify`] of a node.
+    /// The payload as `JSON.stringify` writes it ([`crate::jsontext::stringify`]), for the
+    /// legacy mirror.
     fn stringify(&self, node: &NodeOf<'_, F>) -> Result<String>;
-}
-
-impl<P: Payloads + ?Sized> PayloadsIn<SerdeJson> for P {
-    fn validate(&self, schema: &CompiledSchema, node: &&Value, path: &str, what: &str) -> Result<()> {
-        Payloads::validate(self, schema, node, path, what)
-    }
-
-    fn is_object(&self, node: &&Value) -> bool {
-        Payloads::is_object(self, node)
-    }
-
-    fn stringify(&self, node: &&Value) -> Result<String> {
-        Payloads::stringify(self, node)
-    }
 }
 
 /// The payloads of a representation that holds them itself, read where they are: validated by
@@ -98,137 +64,13 @@ impl<F: Source> PayloadsIn<F> for InPlace {
     }
 }
 
-/// The seam of values that hold their payloads themselves (the Rust API, `ops::run`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PlainJson;
-
-impl Payloads for PlainJson {
-    fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> Result<()> {
-        schema.validate(value, path, what)
-    }
-
-    fn is_object(&self, value: &Value) -> bool {
-        value.is_object()
-    }
-
-    fn stringify(&self, value: &Value) -> Result<String> {
-        Ok(jsontext::stringify(value))
-    }
-}
-
-/// Whether the path `at` (member names and array indices, outermost first) is one of
-/// `positions`.
-pub fn is_position(positions: &[&[Step]], at: &[PathSegment<'_>]) -> bool {
-    positions.iter().any(|steps| {
-        steps.len() == at.len()
-            && steps.iter().zip(at).all(|(step, segment)| match (step, segment) {
-                (Step::Key(name), PathSegment::Key(key)) => name == key,
-                (Step::Each, PathSegment::Index(_)) => true,
-                _ => false,
-            })
-    })
-}
-
-/// One segment of a path inside an argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathSegment<'a> {
-    /// A member name.
-    Key(&'a str),
-    /// An array index.
-    Index(usize),
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::node::SerdeJson;
     use crate::{Connection, Produced, ProtocolVersion, ReceivedTool, ServerTool};
     use serde_json::json;
-
-    /// A seam that holds the payloads itself, as a binding does: the value the core gets has a
-    /// placeholder where each payload sat, and the core must ask for everything else.
-    #[derive(Debug, Default)]
-    struct SideTable {
-        payloads: Vec<Value>,
-    }
-
-    const TAG: &str = "\u{0}payload ";
-
-    impl SideTable {
-        /// Moves every payload at `positions` out of `value` into the table.
-        fn take(&mut self, value: &mut Value, positions: &[&[Step]], at: &mut Vec<PathSegment<'static>>) {
-            let names: Vec<&'static str> = positions
-                .iter()
-                .flat_map(|p| p.iter())
-                .filter_map(|s| match s {
-                    Step::Key(name) => Some(*name),
-                    Step::Each => None,
-                })
-                .collect();
-            let mut visit = |child: &mut Value, segment: PathSegment<'static>, table: &mut SideTable| {
-                at.push(segment);
-                if is_position(positions, at) {
-                    let slot = table.payloads.len();
-                    table.payloads.push(std::mem::replace(child, Value::from(format!("{TAG}{slot}"))));
-                } else {
-                    table.take(child, positions, at);
-                }
-                at.pop();
-            };
-            match value {
-                Value::Object(members) => {
-                    for (key, child) in members.iter_mut() {
-                        if let Some(name) = names.iter().find(|n| **n == key.as_str()) {
-                            visit(child, PathSegment::Key(name), self);
-                        }
-                    }
-                }
-                Value::Array(items) => {
-                    for (i, child) in items.iter_mut().enumerate() {
-                        visit(child, PathSegment::Index(i), self);
-                    }
-                }
-                _ => {}
-            }
-        }
-
-        fn get<'a>(&'a self, value: &'a Value) -> &'a Value {
-            let slot = value.as_str().and_then(|s| s.strip_prefix(TAG)).and_then(|s| s.parse::<usize>().ok());
-            slot.and_then(|slot| self.payloads.get(slot)).unwrap_or(value)
-        }
-
-        /// `value` with each placeholder written as its payload.
-        fn resolve(&self, value: &Value) -> Value {
-            match value {
-                Value::String(_) => self.get(value).clone(),
-                Value::Array(items) => Value::Array(items.iter().map(|v| self.resolve(v)).collect()),
-                Value::Object(members) => {
-                    Value::Object(members.iter().map(|(k, v)| (k.clone(), self.resolve(v))).collect())
-                }
-                other => other.clone(),
-            }
-        }
-    }
-
-    impl Payloads for SideTable {
-        fn validate(&self, schema: &CompiledSchema, value: &Value, path: &str, what: &str) -> Result<()> {
-            schema.validate(self.get(value), path, what)
-        }
-
-        fn is_object(&self, value: &Value) -> bool {
-            self.get(value).is_object()
-        }
-
-        fn stringify(&self, value: &Value) -> Result<String> {
-            Ok(jsontext::stringify(self.get(value)))
-        }
-    }
-
-    fn split(value: &Value, positions: &[&[Step]]) -> (Value, SideTable) {
-        let mut envelope = value.clone();
-        let mut table = SideTable::default();
-        table.take(&mut envelope, positions, &mut Vec::new());
-        (envelope, table)
-    }
+    use serde_json::Value;
 
     type Outcome = std::result::Result<Value, (crate::ErrorCode, String, String)>;
 
@@ -236,9 +78,11 @@ mod tests {
         result.map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned()))
     }
 
-    /// A tool with a structured variant for each audience kind, and results valid and not.
+    /// A tool with a structured variant for each audience kind, and results valid and not: the
+    /// answers in terms of the caller's value (`respond_node`, `Route::to_out`) are the `Value`
+    /// answers.
     #[test]
-    fn a_binding_holding_the_payloads_gets_what_plain_json_gets() {
+    fn answers_naming_the_callers_value_are_the_value_answers() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "pattern": "x"},
             "s": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["n"]});
         let config = crate::Config::new();
@@ -290,14 +134,6 @@ mod tests {
                                     .map(crate::node::Out::into_value),
                             );
                             assert_eq!(plain, named, "respond_node {version} {produced}");
-                            let (envelope, table) = split(&produced, PRODUCED);
-                            assert_eq!(table.payloads.len(), 1);
-                            let held = outcome(server.respond(
-                                &conn,
-                                requested.as_ref(),
-                                Produced::with_payloads(&envelope, &table),
-                            ));
-                            assert_eq!(plain, held.map(|v| table.resolve(&v)), "respond {version} {produced}");
                             // The host side, on what the server sent and on the produced outputs as a result.
                             for result in [plain.clone().unwrap_or_else(|_| produced.clone()), produced.clone()] {
                                 for rule in [None, Some(crate::Audience::Programmatic)] {
@@ -310,12 +146,6 @@ mod tests {
                                             .map(|r| r.to_out().into_value()),
                                     );
                                     assert_eq!(plain, named, "route to_out {version} {result}");
-                                    let (envelope, table) = split(&result, RESULT);
-                                    let held = outcome(
-                                        host.route_with_in(requested.as_ref(), rule.as_ref(), &envelope, &table)
-                                            .map(|r| r.to_json()),
-                                    );
-                                    assert_eq!(plain, held.map(|v| table.resolve(&v)), "route {version} {result}");
                                     compared += 1;
                                 }
                             }
@@ -328,27 +158,13 @@ mod tests {
     }
 
     #[test]
-    fn plain_json_answers_from_the_value_itself() {
+    fn in_place_answers_from_the_value_itself() {
+        type Seam = dyn PayloadsIn<SerdeJson>;
         let schema = CompiledSchema::compile(&json!({"type": "object", "required": ["a"]}), "").expect("valid");
-        let error = Payloads::validate(&PlainJson, &schema, &json!({}), "/p", "the value").expect_err("invalid");
+        let error = Seam::validate(&InPlace, &schema, &&json!({}), "/p", "the value").expect_err("invalid");
         assert_eq!((error.code(), error.path()), (crate::ErrorCode::SchemaViolation, "/p"));
-        assert!(Payloads::validate(&PlainJson, &schema, &json!({"a": 1}), "", "").is_ok());
-        assert!(Payloads::is_object(&PlainJson, &json!({})) && !Payloads::is_object(&PlainJson, &json!([])));
-        assert_eq!(
-            Payloads::stringify(&PlainJson, &json!({"a": [1.0, 1e21]})).ok().as_deref(),
-            Some(r#"{"a":[1,1e+21]}"#)
-        );
-    }
-
-    #[test]
-    fn positions_name_the_payloads() {
-        use PathSegment::{Index, Key};
-        assert!(is_position(RESULT, &[Key("outputs"), Index(3), Key("structuredContent")]));
-        assert!(is_position(RESULT, &[Key("structuredContent")]));
-        assert!(!is_position(RESULT, &[Key("outputs"), Key("0"), Key("structuredContent")]));
-        assert!(!is_position(RESULT, &[Key("outputs"), Index(0), Key("content")]));
-        assert!(!is_position(RESULT, &[Key("outputs"), Index(0)]));
-        assert!(!is_position(PRODUCED, &[Key("structuredContent")]));
-        assert!(is_position(PRODUCED, &[Key("outputs"), Index(0), Key("structuredContent")]));
+        assert!(Seam::validate(&InPlace, &schema, &&json!({"a": 1}), "", "").is_ok());
+        assert!(Seam::is_object(&InPlace, &&json!({})) && !Seam::is_object(&InPlace, &&json!([])));
+        assert_eq!(Seam::stringify(&InPlace, &&json!({"a": [1.0, 1e21]})).ok().as_deref(), Some(r#"{"a":[1,1e+21]}"#));
     }
 }

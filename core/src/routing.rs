@@ -219,31 +219,16 @@ impl ReceivedTool {
         Ok(self.route_checked_with(&checked, result, legacy_structured))
     }
 
-    /// [`ReceivedTool::route_with`] of a result whose structured payloads `payloads` holds (see
-    /// `crate::payload`): the route refers to the result's own values, placeholders included,
-    /// and copies of them where it builds an output (a View, a legacy structured output).
-    pub fn route_with_in<'r>(
-        &self,
-        requested: Option<&Value>,
-        legacy_structured: Option<&Audience>,
-        result: &'r Value,
-        payloads: &dyn crate::payload::Payloads,
-    ) -> Result<Route<'r>> {
-        let selectors = self.selection(requested)?;
-        self.route_selected_with_in(&selectors, legacy_structured, result, payloads)
-    }
-
-    /// [`ReceivedTool::route_with_in`] for selectors already resolved (see
-    /// [`ReceivedTool::selection`]): a binding that sees the same requested outputs call after
+    /// [`ReceivedTool::route_with`] for selectors already resolved (see
+    /// [`ReceivedTool::selection`]): a caller that sees the same requested outputs call after
     /// call resolves them once.
-    pub fn route_selected_with_in<'r>(
+    pub fn route_selected_with<'r>(
         &self,
         selectors: &[crate::Selector],
         legacy_structured: Option<&Audience>,
         result: &'r Value,
-        payloads: &dyn crate::payload::Payloads,
     ) -> Result<Route<'r>> {
-        let checked = self.check_selected_in(selectors, result, payloads)?;
+        let checked = self.check_selected(selectors, result)?;
         Ok(self.route_checked_with(&checked, result, legacy_structured))
     }
 

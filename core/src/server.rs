@@ -10,7 +10,7 @@ use crate::fields::Field;
 use crate::legacy::{legacy_tool, validate_source, LegacyOptions, Projection};
 use crate::node::{Array as _, Node as _, NodeOf, Object as _, ObjectOf, Out, SerdeJson, Source};
 use crate::output::{read_raw, RawOutput};
-use crate::payload::{Payloads, PayloadsIn, PlainJson};
+use crate::payload::{InPlace, PayloadsIn};
 use crate::selection;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -32,19 +32,12 @@ pub struct ServerTool {
 #[derive(Clone, Copy, Debug)]
 pub struct Produced<'v> {
     value: &'v Value,
-    payloads: &'v dyn Payloads,
 }
 
 impl<'v> Produced<'v> {
     /// Wraps `{ "outputs": [...], "isError"?, "_meta"? }`.
     pub fn new(value: &'v Value) -> Self {
-        Produced { value, payloads: &PlainJson }
-    }
-
-    /// [`Produced::new`] for a value whose structured payloads `payloads` holds (see
-    /// `crate::payload`): the result refers to them by the placeholders `value` holds.
-    pub fn with_payloads(value: &'v Value, payloads: &'v dyn Payloads) -> Self {
-        Produced { value, payloads }
+        Produced { value }
     }
 }
 
@@ -152,7 +145,7 @@ impl ServerTool {
 
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].
     pub fn assemble(&self, conn: &Connection, selectors: &[Selector], produced: Produced<'_>) -> Result<Value> {
-        Ok(self.assemble_node::<SerdeJson, _>(conn, selectors, produced.value, produced.payloads)?.into_value())
+        Ok(self.assemble_node::<SerdeJson, _>(conn, selectors, produced.value, &InPlace)?.into_value())
     }
 
     /// [`ServerTool::assemble`] of what a tool produced, in any representation (`crate::node`),
