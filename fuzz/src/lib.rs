@@ -851,6 +851,17 @@ pub mod ops {
     pub fn fuzz(op: &str, data: &[u8]) {
         let Some(input) = structured_input(data, op) else { return };
         let answer = deterministic(|| mcp_outputs::ops::run(op, &input));
+        // The npm package's `runOperation` reads check, route and respond through a tape of
+        // their value (`ops::ThroughTape`): every answer and error must be the value path's.
+        if ["check", "route", "respond", "scenario"].contains(&op) {
+            let through = deterministic(|| {
+                mcp_outputs::ops::run_with(op, &input, mcp_outputs::Limits::default(), &mcp_outputs::ops::ThroughTape)
+            });
+            let seen = |r: &mcp_outputs::Result<Value>| {
+                r.clone().map_err(|e| (e.code(), e.path().to_owned(), e.message().to_owned(), e.jsonrpc_code()))
+            };
+            assert_eq!(seen(&answer), seen(&through), "ops::run and ThroughTape differ on {op} {input}");
+        }
         let Ok(ok) = answer else { return };
         check_round_trip(&ok);
         match op {
@@ -1055,6 +1066,7 @@ pub mod text_check {
     use super::*;
     use mcp_outputs::client::ReceivedTool;
     use mcp_outputs::connection::Connection;
+    use mcp_outputs::node::Node as _;
 
     pub fn fuzz(data: &[u8]) {
         let Some((pick, [requested, result])) = split::<2>(data) else { return };
@@ -1065,6 +1077,22 @@ pub mod text_check {
     fn check(tool: &ReceivedTool, conn: &Connection, requested: Option<&str>, result: &str) {
         let checked = deterministic(|| tool.check_text(requested, result));
         let limits = conn.limits();
+        // `tape::parse_text` (the npm text entries' reader) accepts and refuses as
+        // `Limits::parse_text`, with the same error, and its tape reads as the parsed value.
+        let on_tape = mcp_outputs::tape::parse_text(limits, result, "result");
+        match (limits.parse_text(result, "result"), &on_tape) {
+            (Ok(value), Ok(exact)) => {
+                assert_eq!(exact.tape().root().to_value().into_owned(), value, "parse_text's tape is not the value")
+            }
+            (Err(a), Err(b)) => assert_eq!(
+                (a.code(), a.path(), a.message()),
+                (b.code(), b.path(), b.message()),
+                "tape::parse_text and Limits::parse_text refuse differently"
+            ),
+            (a, b) => {
+                panic!("Limits::parse_text {:?} but tape::parse_text {:?}", a.map(|_| ()), b.as_ref().map(|_| ()))
+            }
+        }
         let parsed = (limits.parse_text(result, "result"), requested.map(|t| limits.parse_text(t, "r")).transpose());
         if let (Ok(result), Ok(requested)) = parsed {
             // The same answer (`{}`, warnings or input_required) or the same error code.
@@ -1080,8 +1108,8 @@ pub mod text_respond {
     //! `ServerTool::respond_text` / `select_text`: requested outputs and produced outputs as raw
     //! text. An ok answer is JSON; every error is a wire error (it has a JSON-RPC code).
     use super::*;
-    use mcp_outputs::server::ServerTool;
     use mcp_outputs::connection::Connection;
+    use mcp_outputs::server::ServerTool;
 
     pub fn fuzz(data: &[u8]) {
         let Some((pick, [requested, produced])) = split::<2>(data) else { return };
