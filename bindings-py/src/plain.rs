@@ -78,6 +78,18 @@ impl Source for PyPlain {
         static NAMES: OnceLock<Names<PyPlain>> = OnceLock::new();
         NAMES.get_or_init(Names::prepare)
     }
+
+    // The limits walk's pass over a dict, with jsonschema's member cursor in the walk's own loop:
+    // through `PlainMembers` each member was a call returning a tuple (docs/performance.md).
+    #[inline(always)]
+    fn all_members<'v>(object: &PlainObject<'v>, mut f: impl FnMut(&str, PlainNode<'v>) -> bool) -> bool {
+        <Py3Dict<'v> as Object<'v, Pyo3>>::members(&object.0).all(|(name, value)| {
+            if matches!(name, Cow::Owned(_)) {
+                not_plain();
+            }
+            f(&name, PlainNode::new(value))
+        })
+    }
 }
 
 /// jsonschema's own reader of Python objects, which this one narrows to plain values.
@@ -132,8 +144,7 @@ fn kind(object: Py3<'_>) -> Kind {
 }
 
 /// One of the caller's objects, classified once, when the read first holds it: the limits walk
-/// and the validator ask each node its type and then its content, and a classification per
-/// accessor call was a fifth of the read (docs/performance.md).
+/// and the validator ask each node its type and then its content (docs/performance.md).
 #[derive(Clone, Copy)]
 pub(crate) struct PlainNode<'py> {
     object: Py3<'py>,
