@@ -201,19 +201,6 @@ impl Error {
         self.0.over
     }
 
-    /// This length error restated with the container's true length `len`, for a binding that
-    /// measured the container itself and gave the core only part of it (the Python converter
-    /// stops copying at the cap): the message is the core's, rewritten here, never parsed.
-    /// Any other error is returned as it is.
-    #[must_use]
-    pub fn restated_over(mut self, len: usize) -> Self {
-        if let Some(over) = self.0.over.as_mut() {
-            over.len = len;
-            self.0.message = over.message();
-        }
-        self
-    }
-
     pub(crate) fn with_over(mut self, over: crate::limits::Over) -> Self {
         self.0.over = Some(over);
         self
