@@ -272,7 +272,9 @@ pub(crate) struct PlainMembers<'py>(Py3Members<'py>);
 impl<'py> Iterator for PlainMembers<'py> {
     type Item = (Cow<'py, str>, PlainNode<'py>);
 
-    #[inline]
+    // Inlined into the validator's loops: a call per member, returning a tuple, measured 7-9%
+    // of a 64 KB route (docs/performance.md).
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         let (name, value) = self.0.next()?;
         // jsonschema's reader borrows the text of an exact `str` key, and makes one for any
@@ -311,7 +313,8 @@ pub(crate) struct PlainElements<'py>(Py3Elements<'py>);
 impl<'py> Iterator for PlainElements<'py> {
     type Item = PlainNode<'py>;
 
-    #[inline]
+    // Inlined into the validator's and the limits walk's loops, as `PlainMembers::next`.
+    #[inline(always)]
     fn next(&mut self) -> Option<PlainNode<'py>> {
         self.0.next().map(PlainNode::new)
     }
