@@ -319,14 +319,16 @@ function serialize(root, what, limits, spans = null) {
 // is a multiple of 2^20 (see `bind`).
 const MAX_HELD = 2 ** 20;
 
-// ---- The tape (default build) -------------------------------------------------------------------
+// ---- The tape ----------------------------------------------------------------------------------
 //
 // A result made of plain data only (what `JSON.parse` makes: own data properties read by
 // descriptor, plain prototypes, no toJSON, no Proxy, well-formed strings, finite numbers) crosses
 // into the wasm as a tape, written by one pass into three areas of the wasm memory (words,
-// numbers, UTF-8 bytes; the format is core/src/tape.rs's), with each structured payload held
-// here (measured by `measure`, written as a held node). The core reads the tape where it lies,
-// and its answer names the caller's own outputs and payloads. Anything else, or a value within
+// numbers, UTF-8 bytes; the format is core/src/tape.rs's). In the default build each structured
+// payload is held here (measured by `measure`, written as a held node), for the caller's
+// validator; the full build validates inside the wasm, so its payloads are written into the tape
+// like the rest. The core reads the tape where it lies, and its answer names the caller's own
+// outputs and (default build) payloads. Anything else, or a value within
 // a factor of 3 of maxBytes (whose exact size is the core's to count on the text), is not
 // written: the call takes the text path (`serialize`), which reads it once and reports its
 // faults. Nothing here runs code of the caller's (no getter, trap or toJSON), so a value the
@@ -335,8 +337,9 @@ const MAX_HELD = 2 ** 20;
 const NOT_PLAIN = Symbol("not plain");
 const textEncoder = new TextEncoder();
 
-/** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points. */
-function tapeWriter(raw, positions) {
+/** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points;
+ * `holds`: whether payloads are held here (the default build) or written into the tape. */
+function tapeWriter(raw, positions, holds) {
   if (typeof raw.tapeArea !== "function" || isProxy === null) return null;
   // The core's payload positions, as this writer finds them (a result's: each output's and the
   // top-level `structuredContent`; a produced value's: each output's): another layout is not
@@ -389,6 +392,9 @@ function tapeWriter(raw, positions) {
     const n = s.length;
     if (!wellFormed(s)) throw NOT_PLAIN;
     bound += 6 * n + 2;
+    // Before the copy: a string past the bound must not grow the wasm memory (which never
+    // shrinks) on its way to the text path.
+    if (bound > limit) throw NOT_PLAIN;
     words(2);
     W[at] = 4;
     if (byte + 3 * n > caps[2]) grow(2, 2 * (byte + 3 * n));
@@ -474,7 +480,7 @@ function tapeWriter(raw, positions) {
         const own = ownData(v, key);
         if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
         string(key);
-        if (((level === 0 && topHeld) || level === 2) && key === "structuredContent") hold(own.value, depth);
+        if (holds && ((level === 0 && topHeld) || level === 2) && key === "structuredContent") hold(own.value, depth);
         else value(own.value, depth + 1, level === 0 && key === "outputs" ? 1 : 3);
       }
     }
@@ -694,10 +700,9 @@ export function bind(load) {
   let tape = null;
   let tapeOf = null;
   const writeTape = (value, limits, which = "result") => {
-    if (hasValidator) return null;
     if (tapeOf !== engine) {
       tapeOf = engine;
-      tape = tapeWriter(engine.raw, positions);
+      tape = tapeWriter(engine.raw, positions, !hasValidator);
     }
     return tape === null ? null : tape(value, limits, which);
   };
@@ -715,6 +720,7 @@ export function bind(load) {
 
   // JSON text of the core with each placeholder of `hold` read as the caller's own payload.
   function parseHeld(text, hold) {
+    if (hold.payloads.length === 0) return JSON.parse(text);
     const end = TAG + hold.payloads.length;
     const restore = (v) => {
       if (typeof v === "number") return v >= TAG && v < end ? hold.payloads[v - TAG] : v;

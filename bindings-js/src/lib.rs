@@ -16,9 +16,7 @@
 //! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
 
 use mcp_outputs::json as facade;
-#[cfg(not(feature = "full"))]
 use mcp_outputs::payload::PayloadsIn;
-#[cfg(not(feature = "full"))]
 use mcp_outputs::tape::TapeJson;
 use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
 use serde_json::Value;
@@ -242,10 +240,60 @@ mod host {
 use host::hosted;
 
 /// The payload reader of a tape read from JSON text (nothing is held). Every payload reader of
-/// this build's calls is a trait object: the core's per-call path is generic over the reader,
+/// a build's calls is a trait object: the core's per-call path is generic over the reader,
 /// and one instantiation of it is what keeps the wasm small (P-JS-4).
 #[cfg(not(feature = "full"))]
 const UNHELD: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects: Vec::new() };
+
+/// The full build's payload reader, of every tape: JavaScript writes the payloads into the tape
+/// (it holds none).
+#[cfg(feature = "full")]
+const UNHELD: &dyn PayloadsIn<TapeJson> = &Written;
+
+/// The payloads of a tape that holds them itself (full build), validated as the `Value` the
+/// tape reads as (`node::to_value`, exactly the one parsed from their text). Not in place
+/// (`payload::InPlace`): on wasm, `CompiledSchema::validate_in` counts every payload at the depth
+/// ceiling, and so refuses any payload of a schema with two frames per level (`limit-exceeded`,
+/// "stack: 1000 levels of value ...") that `CompiledSchema::validate`, counting the value's own
+/// depth, validates.
+#[cfg(feature = "full")]
+#[derive(Debug)]
+struct Written;
+
+#[cfg(feature = "full")]
+impl PayloadsIn<TapeJson> for Written {
+    fn validate(
+        &self,
+        schema: &mcp_outputs::schema::CompiledSchema,
+        node: &mcp_outputs::tape::TapeNode<'_>,
+        path: &str,
+        what: &str,
+    ) -> mcp_outputs::Result<()> {
+        schema.validate(&mcp_outputs::node::to_value::<TapeJson>(node), path, what)
+    }
+
+    fn is_object(&self, node: &mcp_outputs::tape::TapeNode<'_>) -> bool {
+        PayloadsIn::<TapeJson>::is_object(&mcp_outputs::payload::InPlace, node)
+    }
+
+    fn stringify(&self, node: &mcp_outputs::tape::TapeNode<'_>) -> mcp_outputs::Result<String> {
+        PayloadsIn::<TapeJson>::stringify(&mcp_outputs::payload::InPlace, node)
+    }
+}
+
+/// The payload reader of a tape JavaScript wrote, `subjects` its held payloads' (whether each
+/// has strings or member names).
+#[cfg(not(feature = "full"))]
+fn held_reader(subjects: Vec<u8>) -> host::TapeHeld {
+    host::TapeHeld { subjects }
+}
+
+/// The payload reader of a tape JavaScript wrote: the full build's writer holds no payload
+/// (`subjects` is empty, and `tape::read` refuses a held node).
+#[cfg(feature = "full")]
+fn held_reader(_subjects: Vec<u8>) -> Written {
+    Written
+}
 
 /// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
 #[cfg(not(feature = "full"))]
@@ -459,12 +507,9 @@ impl RawServerTool {
 
     /// The CallToolResult for the wire, as JSON text.
     pub fn respond(&self, conn: &RawConnection, requested: Option<String>, produced: String) -> JsResult<String> {
-        #[cfg(feature = "full")]
-        return lift(|| self.inner.respond_text(&conn.inner, requested.as_deref(), &produced));
         // `ServerTool::respond_text`, in its order and with its codes and answers (numbers as
         // `serde_json` parsed them: `tape::ExactTape`), the produced outputs read into a tape:
-        // this build runs every call on a tape (the text entries, `runOperation`).
-        #[cfg(not(feature = "full"))]
+        // both builds run every call on a tape (the default build's `runOperation` too).
         lift(|| {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
@@ -477,11 +522,10 @@ impl RawServerTool {
         })
     }
 
-    /// `respond` of produced outputs the JavaScript layer wrote as a tape (default build; see
-    /// `RawReceivedTool::check_tape`), its structured payloads held there: the wire result as
-    /// JSON text, each held payload it carries as `tag + slot`, for the JavaScript layer to put
-    /// its caller's own payload back.
-    #[cfg(not(feature = "full"))]
+    /// `respond` of produced outputs the JavaScript layer wrote as a tape (see
+    /// `RawReceivedTool::check_tape`): the wire result as JSON text, each held payload it
+    /// carries (default build) as `tag + slot`, for the JavaScript layer to put its caller's own
+    /// payload back.
     #[wasm_bindgen(js_name = respondTape)]
     #[allow(clippy::too_many_arguments)]
     pub fn respond_tape(
@@ -499,7 +543,7 @@ impl RawServerTool {
             let requested = server_requested(conn, requested)?;
             let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
             tape::read_or(words, numbers, bytes, corrupt, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
                 let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), held)?;
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
             })
@@ -599,21 +643,15 @@ pub struct RawReceivedTool {
     /// The selectors of the last requested outputs (their JSON text, `None` for none) on the
     /// held paths: a host sends the same request call after call, and reading and resolving it
     /// again was a tenth of a small call.
-    #[cfg(not(feature = "full"))]
     last_selection: std::cell::RefCell<Option<(Option<String>, Selectors)>>,
 }
 
 /// Resolved selectors, shared between the cache and the call that uses them.
-#[cfg(not(feature = "full"))]
 type Selectors = std::rc::Rc<[mcp_outputs::Selector]>;
 
 impl RawReceivedTool {
     fn of(inner: ReceivedTool) -> Self {
-        RawReceivedTool {
-            inner,
-            #[cfg(not(feature = "full"))]
-            last_selection: std::cell::RefCell::new(None),
-        }
+        RawReceivedTool { inner, last_selection: std::cell::RefCell::new(None) }
     }
 }
 
@@ -657,13 +695,6 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        #[cfg(feature = "full")]
-        return lift(|| {
-            self.inner
-                .check_text_with(requested.as_deref(), legacy_structured.as_deref(), &result)
-                .map(|v| v.to_string())
-        });
-        #[cfg(not(feature = "full"))]
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
@@ -673,8 +704,8 @@ impl RawReceivedTool {
     }
 
     /// `check` of a result the JavaScript layer wrote as a tape ([`tape_area`]: `words`,
-    /// `numbers` and `bytes` long), its structured payloads held there (default build).
-    #[cfg(not(feature = "full"))]
+    /// `numbers` and `bytes` long), its structured payloads held there (default build) or
+    /// written in it (full build).
     #[wasm_bindgen(js_name = checkTape)]
     pub fn check_tape(
         &self,
@@ -688,7 +719,7 @@ impl RawReceivedTool {
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
                 let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
                 Ok(checked.to_json().to_string())
             })
@@ -699,7 +730,6 @@ impl RawReceivedTool {
     /// output of `result.outputs` as its index there, every held payload the route names (the
     /// View, a legacy structured output) as `tag + slot`, for the JavaScript layer to put its
     /// caller's own objects in their place.
-    #[cfg(not(feature = "full"))]
     #[wasm_bindgen(js_name = routeTape)]
     #[allow(clippy::too_many_arguments)]
     pub fn route_tape(
@@ -715,7 +745,7 @@ impl RawReceivedTool {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects };
+                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
                 let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
                 let out = indexed(&self.inner.route_node(&checked, rule.as_ref()));
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
@@ -734,11 +764,6 @@ impl RawReceivedTool {
         result: String,
         legacy_structured: Option<String>,
     ) -> JsResult<String> {
-        #[cfg(feature = "full")]
-        return lift(|| {
-            self.inner.route_text_indexed_with(requested.as_deref(), legacy_structured.as_deref(), &result)
-        });
-        #[cfg(not(feature = "full"))]
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
@@ -749,7 +774,6 @@ impl RawReceivedTool {
     }
 }
 
-#[cfg(not(feature = "full"))]
 impl RawReceivedTool {
     /// The selectors of `requested` (JSON text), read once for a request equal to the last
     /// call's.
@@ -767,11 +791,10 @@ impl RawReceivedTool {
     }
 }
 
-#[cfg(not(feature = "full"))]
 impl RawReceivedTool {
     /// The selectors and the result of a call given as JSON text, read as `check_text` reads
-    /// them, in its order: the requested outputs' text, the result's (into a tape: this build
-    /// runs every call on a tape), then the selection (its errors come after the result's).
+    /// them, in its order: the requested outputs' text, the result's (into a tape: both builds
+    /// run every call on a tape), then the selection (its errors come after the result's).
     fn read_text(
         &self,
         requested: Option<String>,
@@ -786,7 +809,6 @@ impl RawReceivedTool {
 
 /// A route in JSON terms with each routed output of `result.outputs` as its index there
 /// (`Route::to_json_indexed`): the JavaScript layer puts its own output objects in their place.
-#[cfg(not(feature = "full"))]
 fn indexed<'r>(route: &mcp_outputs::Route<'r, TapeJson>) -> mcp_outputs::node::Out<'r, TapeJson> {
     route.to_out_with(&|routed| match routed {
         mcp_outputs::routing::Routed::Output { index, .. } => mcp_outputs::node::Out::Value(Value::from(*index)),
@@ -796,7 +818,6 @@ fn indexed<'r>(route: &mcp_outputs::Route<'r, TapeJson>) -> mcp_outputs::node::O
 
 /// A server's requested outputs (JSON text) read under `conn`'s limits: a fault of theirs is
 /// the request's (the respond entries that read the produced outputs themselves).
-#[cfg(not(feature = "full"))]
 fn server_requested(conn: &Connection, requested: Option<String>) -> mcp_outputs::Result<Option<Value>> {
     requested
         .map(|t| conn.limits().parse_text(&t, "requestedOutputs"))
@@ -805,7 +826,6 @@ fn server_requested(conn: &Connection, requested: Option<String>) -> mcp_outputs
 }
 
 /// The placeholder tag of a held call, as JavaScript gives it (an integer below 2^53).
-#[cfg(not(feature = "full"))]
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn held_tag(tag: f64) -> u64 {
     if (0.0..9_007_199_254_740_992.0).contains(&tag) {
@@ -874,6 +894,8 @@ pub fn run_operation(op: String, input: String) -> JsResult<String> {
         // a tape, as every call of its own: its wasm links one per-call path (P-JS-4).
         #[cfg(not(feature = "full"))]
         let calls = &mcp_outputs::ops::ThroughTape;
+        // `ThroughTape` validates payloads in place, which on wasm refuses what `validate` takes
+        // (`Written`, above): the full build runs the operations on values.
         #[cfg(feature = "full")]
         let calls = &mcp_outputs::ops::AsValues;
         Ok(mcp_outputs::ops::run_with(&op, &input, mcp_outputs::Limits::default(), calls)?.to_string())
@@ -923,10 +945,9 @@ impl RawSchema {
     }
 }
 
-/// The tape a JavaScript call writes its result into (default build; docs/boundary.md): three
-/// areas of the wasm memory, grown on request, that npm/api.js views as typed arrays and fills
-/// in one pass; the core reads them where they lie (`mcp_outputs::tape`), after checking them.
-#[cfg(not(feature = "full"))]
+/// The tape a JavaScript call writes its result into (docs/boundary.md): three areas of the
+/// wasm memory, grown on request, that npm/api.js views as typed arrays and fills in one pass;
+/// the core reads them where they lie (`mcp_outputs::tape`), after checking them.
 mod tape {
     use mcp_outputs::node::Node as _;
     use mcp_outputs::tape::{Tape, TapeJson, TapeNode};
@@ -1009,10 +1030,26 @@ mod tape {
                 areas.words.get(..w).unwrap_or_default(),
                 areas.numbers.get(..n).unwrap_or_default(),
                 areas.bytes.get(..b).unwrap_or_default(),
-            )
-            .map_err(corrupt)?;
+            );
+            #[cfg(feature = "full")]
+            let tape = tape.and_then(written);
+            let tape = tape.map_err(corrupt)?;
             f(&tape)
         })
+    }
+
+    /// A tape as the full build's writer writes it: no payload held (a held node, which reads
+    /// as `null`, would be validated as one: mcp_outputs::tape, "Held nodes").
+    #[cfg(feature = "full")]
+    fn written(tape: Tape<'_>) -> mcp_outputs::Result<Tape<'_>> {
+        if tape.held_count() != 0 {
+            return Err(mcp_outputs::Error::new(
+                mcp_outputs::ErrorCode::Malformed,
+                "",
+                "result: a held node in a tape of a build that holds no payload",
+            ));
+        }
+        Ok(tape)
     }
 
     /// A node of the tape in an answer: a held payload as `tag + slot` (the JavaScript layer
@@ -1037,21 +1074,18 @@ mod tape {
 
 /// The address of tape area `which` (0 words, 1 numbers, 2 bytes), at least `len` long: see
 /// `mod tape`.
-#[cfg(not(feature = "full"))]
 #[wasm_bindgen(js_name = tapeArea)]
 pub fn tape_area(which: u32, len: u32) -> u32 {
     tape::area(which, len)
 }
 
 /// How many tapes this instance read (tests only: which path a call took).
-#[cfg(not(feature = "full"))]
 #[wasm_bindgen(js_name = __tapeReadsForTest)]
 pub fn tape_reads_for_test() -> u32 {
     tape::reads()
 }
 
 /// The wasm memory, which npm/api.js views to write a tape.
-#[cfg(not(feature = "full"))]
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()

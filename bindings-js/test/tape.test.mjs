@@ -1,8 +1,9 @@
-// The tape (issue 21, "one reader"; docs/boundary.md): in the default build, a result made of
-// plain data crosses into the wasm as a tape written in one pass, its payloads held here, and
-// the core's answer names the caller's own outputs and payloads. Anything else takes the text
-// path. Each test checks which path a call took (the engine counts the tapes it reads) and that
-// both paths answer alike.
+// The tape (issue 21, "one reader"; docs/boundary.md): a result made of plain data crosses into
+// the wasm as a tape written in one pass, and the core's answer names the caller's own outputs.
+// The default build holds the payloads here (its answer names the caller's own payloads too);
+// the full build writes them into the tape, and validates them there. Anything else takes the
+// text path. Each test checks which path a call took (the engine counts the tapes it reads; the
+// text path reads none) and that both paths answer alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FLAVOUR, mcp } from "./flavour.mjs";
@@ -40,6 +41,15 @@ function tapesRead(fn) {
   return [tapeReads() - before, answer];
 }
 
+/** A payload in an answer: the caller's own (default build), or a copy of it read from the
+ * tape, which holds it (full build). */
+function handedBack(actual, payload, message) {
+  if (FLAVOUR === "full") {
+    assert.notEqual(actual, payload, message);
+    assert.deepEqual(actual, payload, message);
+  } else assert.equal(actual, payload, message);
+}
+
 const outcome = (fn) => {
   try {
     return { ok: fn() };
@@ -48,7 +58,7 @@ const outcome = (fn) => {
   }
 };
 
-test("a plain result crosses as a tape, and the route hands back the caller's own objects", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("a plain result crosses as a tape, and the route hands back the caller's own objects", () => {
   const h = host();
   const payload = { items: [{ id: "c1" }, { id: "c2", note: "é😀\u2028" }] };
   const result = { resultType: "complete", outputs: [structured(payload), text("hi")] };
@@ -63,7 +73,7 @@ test("a plain result crosses as a tape, and the route hands back the caller's ow
   assert.deepEqual(checked, {});
 });
 
-test("the View carries the caller's payload; the legacy Apps View the caller's result", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("the View carries the caller's payload; the legacy Apps View the caller's result", () => {
   const ui = { openDialog: true };
   const request = [...requested, { audience: APPS, format: "structured" }];
   const result = {
@@ -72,7 +82,7 @@ test("the View carries the caller's payload; the legacy Apps View the caller's r
   };
   const [reads, route] = tapesRead(() => host("2026-12-01", [APPS]).route(request, result));
   assert.equal(reads, 1);
-  assert.equal(route.view.structuredContent, ui);
+  handedBack(route.view.structuredContent, ui);
   assert.deepEqual(route.view._meta, { [APPS]: { frame: 1 } });
   assert.deepEqual(route.dropped, [{ meta: "trace" }]);
   const legacyTool = { name: "t", inputSchema: { type: "object" }, outputSchema: schema, _meta: tool._meta };
@@ -81,11 +91,11 @@ test("the View carries the caller's payload; the legacy Apps View the caller's r
   const legacy = { content: [{ type: "text", text: "x" }], structuredContent: payload };
   const [legacyReads, legacyRoute] = tapesRead(() => legacyHost.route(undefined, legacy));
   assert.equal(legacyReads, 1);
-  assert.equal(legacyRoute.view.structuredContent, payload);
+  handedBack(legacyRoute.view.structuredContent, payload);
   assert.deepEqual(legacyRoute.view, legacy);
 });
 
-test("faults read from a tape are the text path's", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("faults read from a tape are the text path's", () => {
   const h = host();
   for (const result of [
     { outputs: [structured({ items: [{ id: "x" }] }), text("hi")] },
@@ -113,7 +123,7 @@ test("faults read from a tape are the text path's", { skip: FLAVOUR === "full" &
   }
 });
 
-test("a result that is not plain data takes the text path, read once", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("a result that is not plain data takes the text path, read once", () => {
   const h = host();
   let reads = 0;
   const output = text("hi");
@@ -132,7 +142,7 @@ test("a result that is not plain data takes the text path, read once", { skip: F
   assert.equal(reads, 1, "the getter ran once: the tape reads by descriptor, the text path read it");
 });
 
-test("a large result grows the tape's areas and answers as its text", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("a large result grows the tape's areas and answers as its text", () => {
   const h = host();
   const many = (n) => ({ items: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "n".repeat(i % 40) + "é" })) });
   for (const n of [1, 100, 2000, 8000]) {
@@ -150,7 +160,7 @@ test("a large result grows the tape's areas and answers as its text", { skip: FL
   assert.deepEqual(outcome(() => tight.route(requested, result)), outcome(() => tight.routeText(JSON.stringify(requested), JSON.stringify(result))));
 });
 
-test("respond reads plain produced outputs from a tape; its faults are the text path's", { skip: FLAVOUR === "full" && "the full build reads text" }, () => {
+test("respond reads plain produced outputs from a tape; its faults are the text path's", () => {
   const server = mcp.ServerTool.declare(tool);
   const payload = { items: [{ id: "c1" }] };
   for (const version of ["2026-12-01", "2025-06-18", "2025-03-26"]) {
@@ -161,8 +171,8 @@ test("respond reads plain produced outputs from a tape; its faults are the text 
     const [reads, result] = tapesRead(() => server.respond(conn, request, produced));
     assert.equal(reads, 1, version);
     assert.deepEqual(result, JSON.parse(server.respondText(conn, request && JSON.stringify(request), JSON.stringify(produced))));
-    if (version === "2026-12-01") assert.equal(result.outputs[1].structuredContent, payload);
-    else if (version === "2025-06-18") assert.equal(result.structuredContent, ui, "the legacy projection carries the caller's payload");
+    if (version === "2026-12-01") handedBack(result.outputs[1].structuredContent, payload);
+    else if (version === "2025-06-18") handedBack(result.structuredContent, ui, "the legacy projection carries the caller's payload");
     for (const bad of [
       { outputs: [text("hi")] },
       { outputs: [text("hi"), structured({ items: "no" }), structured({}, APPS)] },
@@ -184,6 +194,15 @@ test("respond reads plain produced outputs from a tape; its faults are the text 
   assert.equal(tapes, 0);
 });
 
-test("the full build has no tape", { skip: FLAVOUR !== "full" && "the default build has one" }, () => {
-  assert.equal(tapeReads(), -1);
+test("the full build validates the payloads written into the tape, the caller's validator never asked", { skip: FLAVOUR !== "full" && "the default build holds them" }, () => {
+  const h = host();
+  const result = { outputs: [structured({ items: [{ id: "c1" }, { id: "nope" }] }), text("hi")] };
+  const [reads, onTape] = tapesRead(() => outcome(() => h.route(requested, result)));
+  assert.equal(reads, 1);
+  assert.equal(onTape.code, "schema-violation");
+  assert.equal(onTape.path, "/outputs/0/structuredContent/items/1/id");
+  assert.deepEqual(onTape, outcome(() => h.routeText(JSON.stringify(requested), JSON.stringify(result))));
+  // The text entries parse into a tape of their own, not one written here.
+  const [textReads] = tapesRead(() => outcome(() => h.checkText(JSON.stringify(requested), JSON.stringify(result))));
+  assert.equal(textReads, 0);
 });
