@@ -246,40 +246,9 @@ use host::hosted;
 const UNHELD: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects: Vec::new() };
 
 /// The full build's payload reader, of every tape: JavaScript writes the payloads into the tape
-/// (it holds none).
+/// (it holds none), and the core validates them where they are (`payload::InPlace`).
 #[cfg(feature = "full")]
-const UNHELD: &dyn PayloadsIn<TapeJson> = &Written;
-
-/// The payloads of a tape that holds them itself (full build), validated as the `Value` the
-/// tape reads as (`node::to_value`, exactly the one parsed from their text). Not in place
-/// (`payload::InPlace`): on wasm, `CompiledSchema::validate_in` counts every payload at the depth
-/// ceiling, and so refuses any payload of a schema with two frames per level (`limit-exceeded`,
-/// "stack: 1000 levels of value ...") that `CompiledSchema::validate`, counting the value's own
-/// depth, validates.
-#[cfg(feature = "full")]
-#[derive(Debug)]
-struct Written;
-
-#[cfg(feature = "full")]
-impl PayloadsIn<TapeJson> for Written {
-    fn validate(
-        &self,
-        schema: &mcp_outputs::schema::CompiledSchema,
-        node: &mcp_outputs::tape::TapeNode<'_>,
-        path: &str,
-        what: &str,
-    ) -> mcp_outputs::Result<()> {
-        schema.validate(&mcp_outputs::node::to_value::<TapeJson>(node), path, what)
-    }
-
-    fn is_object(&self, node: &mcp_outputs::tape::TapeNode<'_>) -> bool {
-        PayloadsIn::<TapeJson>::is_object(&mcp_outputs::payload::InPlace, node)
-    }
-
-    fn stringify(&self, node: &mcp_outputs::tape::TapeNode<'_>) -> mcp_outputs::Result<String> {
-        PayloadsIn::<TapeJson>::stringify(&mcp_outputs::payload::InPlace, node)
-    }
-}
+const UNHELD: &dyn PayloadsIn<TapeJson> = &mcp_outputs::payload::InPlace;
 
 /// The payload reader of a tape JavaScript wrote, `subjects` its held payloads' (whether each
 /// has strings or member names).
@@ -291,8 +260,8 @@ fn held_reader(subjects: Vec<u8>) -> host::TapeHeld {
 /// The payload reader of a tape JavaScript wrote: the full build's writer holds no payload
 /// (`subjects` is empty, and `tape::read` refuses a held node).
 #[cfg(feature = "full")]
-fn held_reader(_subjects: Vec<u8>) -> Written {
-    Written
+fn held_reader(_subjects: Vec<u8>) -> mcp_outputs::payload::InPlace {
+    mcp_outputs::payload::InPlace
 }
 
 /// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
@@ -890,14 +859,9 @@ pub fn run_operation(op: String, input: String) -> JsResult<String> {
             ..mcp_outputs::Limits::default()
         };
         let input = wrapper.parse_text(&input, "input")?;
-        // This build reads the result or produced outputs of check, route and respond through
-        // a tape, as every call of its own: its wasm links one per-call path (P-JS-4).
-        #[cfg(not(feature = "full"))]
+        // The result or produced outputs of check, route and respond are read through a tape,
+        // as every call of this package: its wasm links one per-call path (P-JS-4).
         let calls = &mcp_outputs::ops::ThroughTape;
-        // `ThroughTape` validates payloads in place, which on wasm refuses what `validate` takes
-        // (`Written`, above): the full build runs the operations on values.
-        #[cfg(feature = "full")]
-        let calls = &mcp_outputs::ops::AsValues;
         Ok(mcp_outputs::ops::run_with(&op, &input, mcp_outputs::Limits::default(), calls)?.to_string())
     })
 }

@@ -567,8 +567,9 @@ impl CompiledSchema {
         path: &str,
         what: &str,
     ) -> Result<()> {
-        // A representation's depth is not read here: counted at the ceiling.
-        self.with_stack(|| crate::limits::MAX_DEPTH_CEILING, path, || verdict(validator, instance, path, what))
+        // The depth is measured only for a schema that does not fit at the ceiling (wasm).
+        let depth = || crate::stack::node_depth::<F>(&instance);
+        self.with_stack(depth, path, || verdict(validator, instance.clone(), path, what))
     }
 }
 

@@ -35,20 +35,22 @@ pub fn schema_bytes(depth: usize) -> usize {
 /// The nesting depth of `value` (the outermost array or object at 1, a scalar at 0), without
 /// recursion.
 pub fn json_depth(value: &serde_json::Value) -> usize {
-    use serde_json::Value;
+    node_depth::<crate::node::SerdeJson>(&value)
+}
+
+/// [`json_depth`] of a node in any representation (`crate::node`): a payload validated where it
+/// lives is measured where it lives. Without recursion, like the walk it stands in for.
+pub fn node_depth<'v, F: crate::node::Json>(node: &crate::node::NodeOf<'v, F>) -> usize {
+    use crate::node::{Array as _, Node as _, Object as _};
     let mut deepest = 0;
-    let mut stack = vec![(value, 1usize)];
-    while let Some((v, depth)) = stack.pop() {
-        match v {
-            Value::Array(items) => {
-                deepest = deepest.max(depth);
-                stack.extend(items.iter().map(|i| (i, depth + 1)));
-            }
-            Value::Object(members) => {
-                deepest = deepest.max(depth);
-                stack.extend(members.values().map(|i| (i, depth + 1)));
-            }
-            _ => {}
+    let mut stack = vec![(node.clone(), 1usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if let Some(items) = node.as_array() {
+            deepest = deepest.max(depth);
+            stack.extend(items.elements().map(|item| (item, depth + 1)));
+        } else if let Some(members) = node.as_object() {
+            deepest = deepest.max(depth);
+            stack.extend(members.members().map(|(_, item)| (item, depth + 1)));
         }
     }
     deepest
@@ -97,4 +99,26 @@ pub fn validation_bytes(levels: usize, frames_per_level: usize) -> usize {
 /// fits the stack of a wasm engine.
 pub fn fits_on_wasm(levels: usize, frames_per_level: usize) -> bool {
     levels.saturating_mul(frames_per_level) <= WASM_SCHEMA_LEVELS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_node_is_as_deep_as_its_value() {
+        for value in [
+            json!(1),
+            json!([]),
+            json!({"a": [1, {"b": [[]]}], "c": {}}),
+            json!([[[[[[[["deep"]]]]]]], 1]),
+            json!({"held": null, "x": [{"y": {"z": [0.5]}}]}),
+        ] {
+            let tape = crate::tape::encode(&value);
+            let depth = json_depth(&value);
+            assert_eq!(node_depth::<crate::tape::TapeJson>(&tape.tape().root()), depth, "{value}");
+        }
+        assert_eq!(json_depth(&json!([[[]], {"a": {"b": {}}}])), 4);
+    }
 }
