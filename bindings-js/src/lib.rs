@@ -8,10 +8,13 @@
 //! TypeScript SDK's `jsonSchemaValidator` interface: Ajv, @cfworker/json-schema). The `full`
 //! feature puts jsonschema inside the wasm instead.
 //!
-//! This crate only adapts types and errors: every argument crosses the boundary as JSON text,
-//! is parsed by the core under its [`Limits`](mcp_outputs::Limits) (size and depth are checked
-//! before parsing), and every answer goes back as JSON text that the JavaScript layer turns
-//! into plain objects with `JSON.parse`. Errors are thrown as an object carrying the core's
+//! This crate only adapts types and errors. A result or produced value of plain data crosses as
+//! a tape the JavaScript layer writes into this module's memory (`mcp_outputs::tape`: checked in
+//! one pass, read where it lies); anything else, and every cold argument (declarations, options,
+//! tools/list), crosses as JSON text the core reads under its [`Limits`](mcp_outputs::Limits)
+//! (the per-call texts into a tape, `tape::parse_text`). Answers go back as JSON text that names
+//! the caller's outputs and held payloads by position, and the JavaScript layer puts the
+//! caller's own objects there (docs/boundary.md). Errors are thrown as an object carrying the core's
 //! [`Error::to_json`] in its `mcpOutputs` property; the JavaScript layer rethrows them as
 //! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
 
