@@ -1049,22 +1049,34 @@ export function bind(load) {
     check(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const t = writeTape(result, this._limits);
+      const t = this._result(reqText, options, () => writeTape(result, this._limits));
       if (t !== null) {
         const rule = legacyRule(options, this._limits);
         return parse(
           this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule, t.subjects))),
         );
       }
-      const resultText = serialize(result, "result", this._limits);
+      const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits));
       const rule = legacyRule(options, this._limits);
       return parse(this._call(() => this._handle().check(reqText, resultText, rule)));
+    }
+    // The result as this layer reads it; when it cannot be read (missing, not JSON, not text)
+    // the core decides what comes first: the local rule's or the request's fault (ERR-6), or
+    // this one.
+    _result(reqText, options, read) {
+      try {
+        return read();
+      } catch (e) {
+        if (!(e instanceof McpOutputsError)) throw e;
+        const rule = legacyRule(options, this._limits);
+        throw withCause(fromCore(this._call(() => this._handle().checkUnread(reqText, rule, e.code, e.message, e.path))), e);
+      }
     }
     /** `check` over the wire bytes (JSON text). */
     checkText(requestedOutputsText, resultText, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
-      const text = textArg(resultText, "result", this._limits);
+      const text = this._result(req, options, () => textArg(resultText, "result", this._limits));
       const rule = legacyRule(options, this._limits);
       return parse(this._call(() => this._handle().check(req, text, rule)));
     }
@@ -1076,7 +1088,7 @@ export function bind(load) {
     route(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const t = writeTape(result, this._limits);
+      const t = this._result(reqText, options, () => writeTape(result, this._limits));
       if (t !== null) {
         // Plain data throughout: each routed output is the caller's own object, as read for the
         // tape, and each payload the route names the caller's own payload.
@@ -1089,7 +1101,7 @@ export function bind(load) {
       // Anything else as JSON text, read once: each routed output is parsed from the text that
       // was checked.
       const spans = { start: [], end: [] };
-      const resultText = serialize(result, "result", this._limits, spans);
+      const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits, spans));
       const rule = legacyRule(options, this._limits);
       const parsed = [];
       const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
@@ -1099,7 +1111,7 @@ export function bind(load) {
     routeText(requestedOutputsText, resultText, options) {
       own(this, ReceivedTool, "ReceivedTool");
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
-      const text = textArg(resultText, "result", this._limits);
+      const text = this._result(req, options, () => textArg(resultText, "result", this._limits));
       const rule = legacyRule(options, this._limits);
       const indexed = parse(this._call(() => this._handle().route(req, text, rule)));
       // The core accepted the bytes, so JSON.parse accepts them too; parsed only when needed.

@@ -675,6 +675,26 @@ impl RawReceivedTool {
         })
     }
 
+    /// The error of a `check` or `route` whose result the JavaScript layer could not read
+    /// (`code`, `message`, `path`): the local rule's or the request's own fault when there is
+    /// one, as the core ranks them (`ReceivedTool::check_unread`).
+    #[wasm_bindgen(js_name = checkUnread)]
+    pub fn check_unread(
+        &self,
+        requested: Option<String>,
+        legacy_structured: Option<String>,
+        code: String,
+        message: String,
+        path: String,
+    ) -> JsValue {
+        let code = ErrorCode::parse(&code).unwrap_or(ErrorCode::Malformed);
+        js_error(&self.inner.check_unread(
+            requested.as_deref(),
+            legacy_structured.as_deref(),
+            Error::new(code, path, message),
+        ))
+    }
+
     /// `check` of a result the JavaScript layer wrote as a tape ([`tape_area`]: `words`,
     /// `numbers` and `bytes` long), its structured payloads held there (default build) or
     /// written in it (full build).

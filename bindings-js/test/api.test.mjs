@@ -615,3 +615,25 @@ test("a schema whose deferred compile fails is invalid-schema at the schema's ow
     assert.deepEqual([error.code, error.path], ["invalid-schema", "/outputVariants/1/schema"], `call ${call}`);
   }
 });
+
+test("a result this layer cannot read ranks after the local rule and the request (ERR-6)", () => {
+  // Found by the differential test: a check without a result, under 2025-06-18, with
+  // requestedOutputs, is the request's fault in every binding.
+  const oldTool = { name: "old", inputSchema: { type: "object" } };
+  const host = mcp.acceptTool(oldTool, new mcp.Connection({ protocolVersion: "2025-06-18" }));
+  const requested = [{ audience: "assistant", format: "content" }];
+  const code = (fn) => thrown(fn).code;
+  for (const fn of [
+    () => host.check(requested, undefined),
+    () => host.route(requested, () => {}),
+    () => host.checkText(JSON.stringify(requested), 42),
+    () => host.routeText(JSON.stringify(requested), undefined),
+  ]) {
+    assert.equal(code(fn), "requested-outputs-on-legacy-version");
+  }
+  // The local rule ranks before the request; without a fault of either, the result's own.
+  const rule = thrown(() => host.check(requested, undefined, { legacyStructured: 42 }));
+  assert.deepEqual([rule.code, rule.path], ["malformed", "/legacyStructured"]);
+  assert.match(thrown(() => host.check(undefined, undefined)).message, /result/);
+  assert.match(thrown(() => host.routeText(null, 42)).message, /result must be JSON text/);
+});

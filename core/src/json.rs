@@ -433,6 +433,25 @@ impl ReceivedTool {
             .transpose()
     }
 
+    /// The answer of a `check` or `route` whose result a binding could not read (missing, not
+    /// JSON, not text): the client side's order of inputs (ERR-6) puts the local rule and the
+    /// request before the result, so their own fault comes first; else `fault`. A result over a
+    /// limit outranks them, as in every check (`check_node_requested`).
+    pub fn check_unread(&self, requested: Option<&str>, legacy_structured: Option<&str>, fault: Error) -> Error {
+        if fault.code() == crate::ErrorCode::LimitExceeded {
+            return fault;
+        }
+        let judged = self.legacy_rule_text(legacy_structured).and_then(|_| {
+            let limits = self.connection().limits();
+            let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+            self.selection(requested.as_ref())
+        });
+        match judged {
+            Err(earlier) => earlier,
+            Ok(_) => fault,
+        }
+    }
+
     /// [`ReceivedTool::check_text`] with a local rule for legacy `structuredContent` (JSON
     /// text, see [`ReceivedTool::legacy_consumer`]), which is only validated.
     pub fn check_text_with(
@@ -567,6 +586,24 @@ mod tests {
             (codes(fault.clone()), fault.message()),
             ((ErrorCode::Malformed, Some(jsonrpc::INTERNAL_ERROR)), "produced is missing")
         );
+    }
+
+    #[test]
+    fn an_unread_result_ranks_after_the_rule_and_the_request() {
+        // Found by the differential test: a `check` without a result under 2025-06-18, with
+        // requestedOutputs, is the request's fault (ERR-6: the result ranks last).
+        let config = Arc::new(Config::default());
+        let conn = connection(&config, Some(&json!({"protocolVersion": "2025-06-18"}))).expect("conn");
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}});
+        let host = ReceivedTool::accept(&tool, &conn).expect("a legacy tool");
+        let missing = || Error::malformed("", "result is missing");
+        let requested = Some(r#"[{"audience": "assistant", "format": "content"}]"#);
+        let code = |e: Error| e.code();
+        assert_eq!(code(host.check_unread(requested, None, missing())), ErrorCode::RequestedOutputsOnLegacyVersion);
+        assert_eq!(code(host.check_unread(requested, Some("42"), missing())), ErrorCode::Malformed);
+        assert_eq!(host.check_unread(None, None, missing()).message(), "result is missing");
+        let over = Error::new(ErrorCode::LimitExceeded, "", "result: over maxBytes");
+        assert_eq!(code(host.check_unread(requested, None, over)), ErrorCode::LimitExceeded);
     }
 
     fn apps_caps() -> Value {
