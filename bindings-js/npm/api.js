@@ -96,7 +96,15 @@ const isProxy = (() => {
     return null;
   }
 })();
-const ownData = Object.getOwnPropertyDescriptor;
+// Plain data is own data properties only, told apart without running any code of the value's
+// and without a descriptor object per property (what `Object.getOwnPropertyDescriptor` costs:
+// an allocation each, about a third of the walk): `__lookupGetter__` (kept from load time, so a
+// later change to Object.prototype cannot swap it) answers an own accessor's getter and
+// `undefined` for an own data property; an accessor without a getter reads `undefined`, which is
+// not JSON data either. Both ask only [[GetOwnProperty]] of a value `isProxy` has cleared, and
+// look no further than the value itself for a property it owns.
+const hasOwn = Object.hasOwn ?? ((v, key) => Object.prototype.hasOwnProperty.call(v, key));
+const lookupGetter = Object.prototype.__lookupGetter__;
 // A lone surrogate is not JSON text (the core's parser refuses it as `malformed`): a string
 // holding one is never held, so that every flavour gives it one answer. `isWellFormed` from
 // Node 20; a Unicode regex before (in `u` mode, only a lone surrogate is a `Cs` code point).
@@ -134,59 +142,48 @@ function resolve(value, key) {
  * whose bound comes within reach of maxBytes is written out and counted exactly instead.
  */
 function measure(root, depth, limits, budget) {
-  if (isProxy === null) return null;
+  if (isProxy === null || typeof lookupGetter !== "function") return null;
+  if (root === null || typeof root !== "object") {
+    const cost = leafCost(root);
+    return cost < 0 || cost > budget ? null : { size: cost, subjects: typeof root === "string" };
+  }
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   let size = 0;
   let subjects = false;
-  // What a leaf costs of the bound; -1 when it is not JSON data. Leaves are paid for where they
-  // are read: a push and a pop per leaf would cost as much as the rest of the walk.
-  const leaf = (item) => {
-    switch (typeof item) {
-      case "string":
-        subjects = true;
-        return wellFormed(item) ? 6 * item.length + 2 : -1;
-      case "number":
-        return Number.isFinite(item) ? 24 : -1;
-      case "boolean":
-        return item ? 4 : 5;
-      default:
-        return item === null ? 4 : -1;
-    }
-  };
-  if (root === null || typeof root !== "object") {
-    const cost = leaf(root);
-    return cost < 0 || cost > budget ? null : { size: cost, subjects };
-  }
   // The containers still to read, and how many containers are around each.
   const values = [root];
   const depths = [depth + 1];
-  // Reads the element or member `key` of `v` (inside `d` containers) by its descriptor: a
-  // container is queued, a leaf paid for; false when it is not plain JSON data.
-  const member = (v, key, d) => {
-    const own = ownData(v, key);
-    if (own === undefined || own.writable === undefined) return false; // an accessor has no `writable`
-    const item = own.value;
-    if (item !== null && typeof item === "object") {
-      values.push(item);
-      depths.push(d + 1);
-      return true;
-    }
-    const cost = leaf(item);
-    size += cost;
-    return cost >= 0;
-  };
+  // Leaves are paid for where they are read (inline: a call, or a push and a pop, per leaf would
+  // cost as much as the rest of the walk).
   while (values.length > 0) {
     const v = values.pop();
     const d = depths.pop();
     // A Proxy, or a getter, may answer the validator one thing and the caller another: only
-    // own data properties are read (by descriptor, which runs no code of the value's).
+    // own data properties are read (`lookupGetter`: no code of the value's runs).
     if (d > maxDepth || isProxy(v)) return null;
     if (Array.isArray(v)) {
       if (Object.getPrototypeOf(v) !== Array.prototype) return null;
       const n = v.length;
       if (n > maxArrayLen) return null;
       size += n > 0 ? n + 1 : 2;
-      for (let i = 0; i < n; i++) if (!member(v, i, d)) return null;
+      for (let i = 0; i < n; i++) {
+        // A hole is not plain data (and its lookup would walk the prototypes).
+        if (!hasOwn(v, i) || lookupGetter.call(v, i) !== undefined) return null;
+        const item = v[i];
+        if (typeof item === "object" && item !== null) {
+          values.push(item);
+          depths.push(d + 1);
+        } else if (typeof item === "string") {
+          if (!wellFormed(item)) return null;
+          subjects = true;
+          size += 6 * item.length + 2;
+        } else if (typeof item === "number") {
+          if (!Number.isFinite(item)) return null;
+          size += 24;
+        } else if (typeof item === "boolean") size += item ? 4 : 5;
+        else if (item === null) size += 4;
+        else return null;
+      }
     } else {
       const proto = Object.getPrototypeOf(v);
       if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return null;
@@ -199,12 +196,40 @@ function measure(root, depth, limits, budget) {
         const key = keys[i];
         if (!wellFormed(key)) return null;
         size += 6 * key.length + 3;
-        if (!member(v, key, d)) return null;
+        // An own property (from Object.keys): the lookup finds it without walking the prototypes.
+        if (lookupGetter.call(v, key) !== undefined) return null;
+        const item = v[key];
+        if (typeof item === "object" && item !== null) {
+          values.push(item);
+          depths.push(d + 1);
+        } else if (typeof item === "string") {
+          if (!wellFormed(item)) return null;
+          size += 6 * item.length + 2;
+        } else if (typeof item === "number") {
+          if (!Number.isFinite(item)) return null;
+          size += 24;
+        } else if (typeof item === "boolean") size += item ? 4 : 5;
+        else if (item === null) size += 4;
+        else return null;
       }
     }
     if (size > budget) return null;
   }
   return { size, subjects };
+}
+
+/** What a scalar root costs of `measure`'s bound; -1 when it is not JSON data. */
+function leafCost(item) {
+  switch (typeof item) {
+    case "string":
+      return wellFormed(item) ? 6 * item.length + 2 : -1;
+    case "number":
+      return Number.isFinite(item) ? 24 : -1;
+    case "boolean":
+      return item ? 4 : 5;
+    default:
+      return item === null ? 4 : -1;
+  }
 }
 
 /**
@@ -340,7 +365,7 @@ const textEncoder = new TextEncoder();
 /** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points;
  * `holds`: whether payloads are held here (the default build) or written into the tape. */
 function tapeWriter(raw, positions, holds) {
-  if (typeof raw.tapeArea !== "function" || isProxy === null) return null;
+  if (typeof raw.tapeArea !== "function" || isProxy === null || typeof lookupGetter !== "function") return null;
   // The core's payload positions, as this writer finds them (a result's: each output's and the
   // top-level `structuredContent`; a produced value's: each output's): another layout is not
   // this writer's to guess, and leaves every call on the text path.
@@ -463,10 +488,11 @@ function tapeWriter(raw, positions, holds) {
       W[header] = 5;
       const inner = level === 1 ? 2 : 3;
       for (let i = 0; i < n; i++) {
-        const own = ownData(v, i);
-        if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
-        if (inner === 2) outputs.push(own.value);
-        value(own.value, depth + 1, inner);
+        // Own data only, as `measure` reads (a hole is not plain data).
+        if (!hasOwn(v, i) || lookupGetter.call(v, i) !== undefined) throw NOT_PLAIN;
+        const item = v[i];
+        if (inner === 2) outputs.push(item);
+        value(item, depth + 1, inner);
       }
     } else {
       const proto = Object.getPrototypeOf(v);
@@ -477,11 +503,11 @@ function tapeWriter(raw, positions, holds) {
       W[header] = 6;
       for (let i = 0; i < n; i++) {
         const key = keys[i];
-        const own = ownData(v, key);
-        if (own === undefined || own.writable === undefined) throw NOT_PLAIN;
+        if (lookupGetter.call(v, key) !== undefined) throw NOT_PLAIN;
+        const item = v[key];
         string(key);
-        if (holds && ((level === 0 && topHeld) || level === 2) && key === "structuredContent") hold(own.value, depth);
-        else value(own.value, depth + 1, level === 0 && key === "outputs" ? 1 : 3);
+        if (holds && ((level === 0 && topHeld) || level === 2) && key === "structuredContent") hold(item, depth);
+        else value(item, depth + 1, level === 0 && key === "outputs" ? 1 : 3);
       }
     }
     bound += n + 2;

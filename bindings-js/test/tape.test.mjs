@@ -142,6 +142,42 @@ test("a result that is not plain data takes the text path, read once", () => {
   assert.equal(reads, 1, "the getter ran once: the tape reads by descriptor, the text path read it");
 });
 
+// The writer and `measure` tell an accessor apart without a descriptor object (`__lookupGetter__`,
+// and `Object.hasOwn` for an array's index): an accessor with no getter, a hole (whose lookup
+// would walk the prototypes) and an index getter of `outputs` are not plain data either. Each
+// takes the text path, runs no code of the value's on the way, and answers as the text does.
+test("a setter without a getter, a hole, an index getter of outputs: not plain, the text path's", () => {
+  const h = host();
+  let sets = 0;
+  let gets = 0;
+  const setterOnly = (v) => Object.defineProperty(v, "extra", { enumerable: true, set: () => sets++ });
+  const indexGetter = [structured({ items: [] })];
+  Object.defineProperty(indexGetter, 1, { enumerable: true, get: () => (gets++, text("hi")) });
+  const cases = [
+    { outputs: [structured(setterOnly({ items: [{ id: "c1" }] })), text("hi")] },
+    { outputs: [setterOnly(structured({ items: [] })), text("hi")] },
+    // eslint-disable-next-line no-sparse-arrays
+    { outputs: [structured({ items: [{ id: "c1" }, , { id: "c2" }] }), text("hi")] },
+    // eslint-disable-next-line no-sparse-arrays
+    { outputs: [structured({ items: [], tags: ["a", , "b"] }), text("hi")] },
+    // eslint-disable-next-line no-sparse-arrays
+    { outputs: [structured({ items: [] }), , text("hi")] },
+    { outputs: indexGetter },
+  ];
+  for (const [i, result] of cases.entries()) {
+    for (const call of ["route", "check"]) {
+      const before = gets;
+      const [tapes, got] = tapesRead(() => outcome(() => h[call](requested, result)));
+      assert.equal(tapes, 0, `case ${i} ${call}: not plain data, yet read as a tape`);
+      // The text path reads each value once: the index getter once per call, the setter never.
+      assert.equal(gets - before, i === 5 ? 1 : 0, `case ${i} ${call}`);
+      const expected = outcome(() => h[`${call}Text`](JSON.stringify(requested), JSON.stringify(result)));
+      assert.deepEqual(got, expected, `case ${i} ${call}: answers as its text`);
+    }
+  }
+  assert.equal(sets, 0, "no setter ran");
+});
+
 test("a large result grows the tape's areas and answers as its text", () => {
   const h = host();
   const many = (n) => ({ items: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "n".repeat(i % 40) + "é" })) });
