@@ -720,12 +720,12 @@ impl PyReceivedTool {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.connection().limits();
-            let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            let selection = requested_selection(&self.inner, requested_outputs).or_raise(py)?;
             self.legacy_rule(py, legacy_structured)?;
             // The order of the text paths: the result's limits, then the request, then the rest.
             let checked = |result: &Value| {
                 self.inner
-                    .check_node_requested::<SerdeJson, _>(requested.as_ref(), result, &InPlace)
+                    .check_node_then::<SerdeJson, _, _>(|| selected(&selection), result, &InPlace)
                     .map(|c| c.to_json())
             };
             let answer = match as_text(result).or_raise(py)? {
@@ -736,7 +736,7 @@ impl PyReceivedTool {
                     let in_place = plain::in_place(result, || {
                         let node = PlainNode::new(result.as_borrowed());
                         self.inner
-                            .check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads)
+                            .check_node_then::<PyPlain, _, _>(|| selected(&selection), node, &PlainPayloads)
                             .map(|c| c.to_json())
                     });
                     if let Some(answer) = in_place {
@@ -766,15 +766,18 @@ impl PyReceivedTool {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let limits = self.inner.connection().limits();
-            let requested = opt_arg(requested_outputs, limits, "requestedOutputs").or_raise(py)?;
+            let selection = requested_selection(&self.inner, requested_outputs).or_raise(py)?;
             let rule = self.legacy_rule(py, legacy_structured)?;
             match as_text(result).or_raise(py)? {
                 Some(text) => {
                     let parsed = run_sized(py, text.len(), || parse_text(limits, &text)).or_raise(py)?;
-                    let route =
-                        run_sized(py, text.len(), || self.inner.route_with(requested.as_ref(), rule.as_ref(), &parsed))
-                            .or_raise(py)?;
-                    Ok(to_py(py, &route.to_json())?.unbind())
+                    let route = run_sized(py, text.len(), || {
+                        self.inner
+                            .check_node_then::<SerdeJson, _, _>(|| selected(&selection), &parsed, &InPlace)
+                            .map(|checked| self.inner.route_node(&checked, rule.as_ref()).to_json())
+                    })
+                    .or_raise(py)?;
+                    Ok(to_py(py, &route)?.unbind())
                 }
                 None => {
                     // Plain values are read where they live, by the core, and the caller's own
@@ -783,7 +786,7 @@ impl PyReceivedTool {
                     let in_place = plain::in_place(result, || {
                         let node = PlainNode::new(result.as_borrowed());
                         let checked =
-                            self.inner.check_node_requested::<PyPlain, _>(requested.as_ref(), node, &PlainPayloads);
+                            self.inner.check_node_then::<PyPlain, _, _>(|| selected(&selection), node, &PlainPayloads);
                         checked.map(|checked| {
                             let route = self.inner.route_node(&checked, rule.as_ref());
                             out_to_py(py, &route.to_out()).map(Bound::unbind)
@@ -798,7 +801,7 @@ impl PyReceivedTool {
                     let (value, size) = lenient::argument(result, limits).or_raise(py)?;
                     let route = run_sized(py, size, || {
                         self.inner
-                            .check_node_requested::<SerdeJson, _>(requested.as_ref(), &value, &InPlace)
+                            .check_node_then::<SerdeJson, _, _>(|| selected(&selection), &value, &InPlace)
                             .map(|checked| self.inner.route_node(&checked, rule.as_ref()).to_json())
                     })
                     .or_raise(py)?;
@@ -811,6 +814,44 @@ impl PyReceivedTool {
     fn __repr__(&self) -> String {
         format!("ReceivedTool({:?})", self.name())
     }
+}
+
+/// What a call's `requestedOutputs` resolves to: the selectors, or the request's fault. The
+/// core answers it when it asks for the selection, in its order (after the result's limits).
+type Selection = Result<Vec<mcp_outputs::Selector>, Error>;
+
+/// The selection of a call's `requestedOutputs` (`None` and Python `None` alike: absent), or the
+/// fault of reading it, which outranks everything else of the call. Plain values are read where
+/// they live (`plain.rs`: the core's limits walk, then its selection over the same objects), with
+/// no `Value` made of them; JSON text and any other value are read as before (`arg`). The
+/// selection is made at once, before any Python code of the call runs (a legacy rule's or a
+/// result's `model_dump` could change the caller's objects), and held until the core asks for it.
+fn requested_selection(tool: &ReceivedTool, obj: Option<&Bound<'_, PyAny>>) -> Result<Selection, Error> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(tool.selection(None));
+    };
+    let limits = tool.connection().limits();
+    if as_text(obj)?.is_none() {
+        // The node is made inside the read: its classification marks a value that is not plain.
+        let walked = plain::in_place(obj, || limits.check_node::<PyPlain>(&PlainNode::new(obj.as_borrowed()), 1, ""));
+        if let Some(Ok(())) = walked {
+            let root = PlainNode::new(obj.as_borrowed());
+            return Ok(mcp_outputs::selection::select_node::<PyPlain>(
+                tool.declaration(),
+                tool.connection(),
+                Some(&root),
+            ));
+        }
+    }
+    // Anything else, and every fault (its code and path are the snapshot reader's), as before.
+    let requested = arg(obj, limits, "requestedOutputs")?;
+    Ok(tool.selection(Some(&requested.value)))
+}
+
+/// The held selection, for the core's `check_node_then` (an error is cloned: only a failing call
+/// pays for it).
+fn selected(selection: &Selection) -> Result<&[mcp_outputs::Selector], Error> {
+    selection.as_ref().map(Vec::as_slice).map_err(Clone::clone)
 }
 
 /// JSON text of a result, parsed by the core.

@@ -1,0 +1,158 @@
+"""The requested outputs of `check` and `route` (issue 21, "one reader"): plain values are read
+where they live (the core's limits walk, then its selection over the same objects, no `Value`
+made of them); JSON text and every other value are read as before. Whatever the form, a request
+answers as its JSON text does, with the same errors (codes, paths, messages) in the same order
+against the result's own faults, and a fault of reading it outranks everything else of the call."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, Iterator, List, Tuple
+
+import pytest
+
+import mcp_outputs
+from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool
+
+APPS = "io.modelcontextprotocol/ui"
+TOOL: Dict[str, Any] = {
+    "name": "t",
+    "inputSchema": {"type": "object"},
+    "outputVariants": [
+        {"audience": "assistant", "format": "content"},
+        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+        {"audience": APPS, "format": "structured", "schema": {"type": "object"}},
+    ],
+}
+P = {"audience": "programmatic", "format": "structured"}
+A = {"audience": "assistant", "format": "content"}
+
+# Every kind of selection fault, and selections that resolve.
+REQUESTS: List[Any] = [
+    [P],
+    [P, A],
+    [A, P],
+    [],
+    [P, P],
+    {"a": 1},
+    3,
+    [P, 3],
+    [{"format": "content"}],
+    [{"audience": "user"}],
+    [{"audience": 1, "format": "content"}],
+    [{"audience": "user", "format": None}],
+    [{"audience": "nobody", "format": "content"}],
+    [{"audience": "user", "format": "bogus"}],
+    [{"audience": "programmatic", "format": "content"}],
+    [{"audience": "user", "format": "content"}],
+    [{"audience": APPS, "format": "structured"}],
+    [{"audience": APPS, "format": "content"}],
+    [{"audience": "com.example/other", "format": "content"}],
+    [dict(P, extra=[1, 2.5, {"k": None, "b": True}])],
+    [P] * 12,
+    [P, [[[[[[[[[[]]]]]]]]]]],
+]
+OUTPUT = {"audience": "programmatic", "format": "structured", "structuredContent": {"a": 1}}
+TEXT = {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "t"}]}
+RESULTS: List[Any] = [
+    {"outputs": [OUTPUT]},
+    {"outputs": [TEXT, OUTPUT]},
+    {"outputs": [{"x": list(range(50))}]},  # over the small limits
+    {"outputs": 3},
+    [1],
+]
+CONFIGS = [Config(), Config(limits={"maxArrayLen": 10, "maxVariants": 4, "maxDepth": 8, "maxBytes": 3000})]
+
+
+class ListSub(list):  # type: ignore[type-arg]
+    """Not a plain value: read from its storage, as a snapshot."""
+
+
+def outcome(call: Any) -> Tuple[Any, ...]:
+    try:
+        return ("ok", json.dumps(call(), sort_keys=True))
+    except McpOutputsError as e:
+        return ("error", type(e).__name__, e.code, e.path, e.message, e.jsonrpc_code)
+
+
+def forms(request: Any) -> Iterator[Tuple[str, Any]]:
+    """The forms of one request that must answer alike: the plain value (read in place), JSON
+    text and bytes (parsed by the core), a tuple and a list subclass (read as snapshots)."""
+    yield "text", json.dumps(request)
+    yield "bytes", json.dumps(request).encode()
+    yield "plain", request
+    if isinstance(request, list):
+        yield "tuple", tuple(request)
+        yield "subclass", ListSub(request)
+
+
+@pytest.mark.parametrize("version", ["2026-12-01", "2025-11-25"])
+@pytest.mark.parametrize("config", CONFIGS, ids=["default", "small"])
+def test_every_form_of_a_request_answers_as_its_text(version: str, config: Config) -> None:
+    apps = config is CONFIGS[0]
+    conn = Connection(version, [APPS] if apps else [], config=config)
+    if version == "2026-12-01":
+        tool = TOOL if apps else dict(TOOL, outputVariants=TOOL["outputVariants"][:2])
+    else:
+        tool = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
+    host = ReceivedTool.accept(tool, conn)
+    for request in REQUESTS:
+        for result in RESULTS:
+            for op in (host.check, host.route):
+                for rule in (None, "user"):
+                    answers = {
+                        form: outcome(lambda: op(value, result, legacy_structured=rule))
+                        for form, value in forms(request)
+                    }
+                    plain = answers["plain"]
+                    for form, answer in answers.items():
+                        if form in ("text", "bytes") and answer[:3] == ("error", "LimitExceededError", "limit-exceeded"):
+                            # The text parser stops at a limit before any path is known.
+                            answer, plain_answer = answer[:3], plain[:3]
+                        else:
+                            plain_answer = plain
+                        assert plain_answer == answer, (version, request, result, op.__name__, rule, form)
+
+
+def test_a_request_is_selected_as_given_whatever_python_code_the_call_runs_later() -> None:
+    # A result that is not plain is read as a snapshot, and a model's dump is Python code: the
+    # request read in place is selected before it runs, as a snapshot of it was.
+    host = ReceivedTool.accept(TOOL, Connection(negotiated=[APPS]))
+    requested: List[Any] = [dict(P)]
+
+    class Model:
+        __pydantic_serializer__ = None
+
+        def model_dump(self, **kwargs: Any) -> Dict[str, Any]:
+            requested[:] = [A]
+            return {"a": 1}
+
+    result = {"outputs": [dict(OUTPUT, structuredContent=Model())]}
+    route: Any = host.route(requested, result)
+    assert route["programmatic"][0]["structuredContent"] == {"a": 1}
+    requested[:] = [dict(P)]
+    host.check(requested, {"outputs": [dict(OUTPUT, structuredContent=Model())]})
+
+
+def test_a_request_that_cannot_be_read_outranks_everything_else() -> None:
+    # Its path is in the request itself, as before (the snapshot reader's).
+    host = ReceivedTool.accept(TOOL, Connection(negotiated=[APPS], config=CONFIGS[1]))
+    over = RESULTS[2]
+    with pytest.raises(mcp_outputs.MalformedError, match="not a JSON number") as bad:
+        host.route([{"audience": "user", "format": math.nan}], over, legacy_structured=3)
+    assert bad.value.path == "/0/format"
+    with pytest.raises(mcp_outputs.LimitExceededError, match="array of 12 items") as big:
+        host.check([P] * 12, over)
+    assert big.value.path == ""
+    with pytest.raises(mcp_outputs.MalformedError, match="keys must be strings"):
+        host.check([{1: "x", **P}], over)
+    selfish: List[Any] = [P]
+    selfish.append(selfish)
+    with pytest.raises(mcp_outputs.MalformedError, match="recursive"):
+        host.check(selfish, over)
+    # What the core finds in a request it read ranks after the result's limits.
+    with pytest.raises(mcp_outputs.LimitExceededError):
+        host.check([P, P], over)
+    with pytest.raises(mcp_outputs.DuplicateSelectorError):
+        host.check([P, P], {"outputs": 3})
