@@ -4,13 +4,11 @@
 
 use crate::audience::{Audience, Selector};
 use crate::connection::Connection;
-use crate::declaration::{check_tool_basics, Declaration, Judge, Variant, Warning, WarningCode};
+use crate::declaration::{check_tool_basics, Declaration, Judge, Warning, WarningCode};
 use crate::error::{Error, ErrorCode, Result};
 use crate::fields::Field;
 use crate::limits::Limits;
-use crate::node::{
-    string_member, Array as _, JsonType, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source,
-};
+use crate::node::{Array as _, JsonType, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source};
 use crate::output::{read_raw, RawOutput};
 use crate::payload::{InPlace, PayloadsIn};
 use crate::schema::CompiledSchema;
@@ -44,7 +42,7 @@ pub struct CheckedResult<'r, F: Source = SerdeJson> {
     /// The result as received.
     pub(crate) root: NodeOf<'r, F>,
     pub(crate) result: ObjectOf<'r, F>,
-    pub(crate) outputs: Vec<CheckedOutput<'r, F>>,
+    pub(crate) outputs: Vec<RawOutput<'r, F>>,
     pub(crate) is_error: bool,
     pub(crate) meta: Option<ObjectOf<'r, F>>,
     pub(crate) kind: ResultKind,
@@ -143,25 +141,6 @@ impl<F: Source> CheckedResult<'_, F> {
 
 /// The `resultType` of a multi-round-trip answer.
 pub(crate) const INPUT_REQUIRED: &str = "input_required";
-
-/// One output of a checked 2026-12-01 result.
-pub struct CheckedOutput<'r, F: Source = SerdeJson> {
-    /// The output object as received.
-    pub value: NodeOf<'r, F>,
-    /// Its position in the result's `outputs`: a binding hands back its caller's own output
-    /// object by it.
-    pub index: usize,
-    /// Its audience string, as received.
-    pub audience: Cow<'r, str>,
-    /// The index of its variant in the tool's declaration.
-    pub variant: usize,
-}
-
-impl<F: Source> std::fmt::Debug for CheckedOutput<'_, F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CheckedOutput({} {} variant {})", self.index, self.audience, self.variant)
-    }
-}
 
 /// A whole tools/list result as received (`discover`, LIST-2, LIST-3): the usable tools, and
 /// every entry excluded on its own, with why.
@@ -476,7 +455,22 @@ impl ReceivedTool {
     ) -> Result<CheckedResult<'r, F>> {
         let names = F::names();
         let limits = self.conn.limits();
-        let result_type = string_member::<F>(&obj, &names.result_type);
+        // The members the checks read, found in one pass over the result's (`Source::pick`).
+        let [result_type_node, is_error, meta, outputs, content, structured] = F::pick(
+            &obj,
+            [
+                names.result_type(),
+                names.is_error(),
+                names.meta(),
+                names.outputs(),
+                names.content(),
+                names.structured_content(),
+            ],
+        );
+        let result_type: Member<'r, F> = match &result_type_node {
+            None => Member::Absent,
+            Some(node) => node.as_string().map_or_else(|| Member::Other(node.clone()), Member::String),
+        };
         if let Member::String(kind) = &result_type {
             if kind == INPUT_REQUIRED {
                 check_input_required::<F>(&obj, self.conn.version())?;
@@ -506,11 +500,11 @@ impl ReceivedTool {
                 });
             }
         }
-        let is_error = match obj.get(&names.is_error) {
+        let is_error = match is_error {
             None => false,
             Some(node) => node.as_boolean().ok_or_else(|| Error::malformed("/isError", "isError must be a boolean"))?,
         };
-        let meta = match obj.get(&names.meta) {
+        let meta = match meta {
             None => None,
             Some(node) => Some(node.as_object().ok_or_else(|| Error::malformed("/_meta", "_meta must be an object"))?),
         };
@@ -518,7 +512,7 @@ impl ReceivedTool {
             Member::Absent => {}
             Member::String(s) if s == "complete" => {}
             Member::String(_) | Member::Other(_) => {
-                let shown = obj.get(&names.result_type).map(|n| n.to_value().to_string()).unwrap_or_default();
+                let shown = result_type_node.map(|n| n.to_value().to_string()).unwrap_or_default();
                 return Err(Error::malformed(
                     "/resultType",
                     format!("resultType {shown} is neither \"complete\" nor \"input_required\""),
@@ -527,7 +521,7 @@ impl ReceivedTool {
         }
         let (outputs, empty) = match &self.shape {
             ReceivedShape::Variants(declaration) => {
-                let outputs = check_outputs::<F, P>(declaration, selectors, &obj, is_error, limits, payloads)?;
+                let outputs = check_outputs::<F, P>(declaration, selectors, outputs, is_error, limits, payloads)?;
                 let empty = outputs.is_empty();
                 (outputs, empty)
             }
@@ -539,13 +533,11 @@ impl ReceivedTool {
         // RES-8: a mirror beside `outputs` is not the server's answer to this request; it is
         // reported, and reaches no consumer.
         let stray = match &self.shape {
-            ReceivedShape::Variants(_) => {
-                [("content", &names.content), ("structuredContent", &names.structured_content)]
-                    .into_iter()
-                    .filter(|(_, key)| obj.get(key).is_some())
-                    .map(|(field, _)| field)
-                    .collect()
-            }
+            ReceivedShape::Variants(_) => [("content", content.is_some()), ("structuredContent", structured.is_some())]
+                .into_iter()
+                .filter(|(_, present)| *present)
+                .map(|(field, _)| field)
+                .collect(),
             ReceivedShape::Legacy(_) => Vec::new(),
         };
         Ok(CheckedResult { root: result.clone(), result: obj, outputs, is_error, meta, kind, result_type: None, stray })
@@ -581,22 +573,26 @@ fn check_input_required<'r, F: Source>(result: &ObjectOf<'r, F>, version: crate:
 fn check_outputs<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
     declaration: &Declaration,
     selectors: &[Selector],
-    result: &ObjectOf<'r, F>,
+    outputs: Option<NodeOf<'r, F>>,
     is_error: bool,
     limits: &Limits,
     payloads: &P,
-) -> Result<Vec<CheckedOutput<'r, F>>> {
-    let list = match result.get(&F::names().outputs) {
+) -> Result<Vec<RawOutput<'r, F>>> {
+    let list = match outputs {
         Some(node) => node.as_array().ok_or_else(|| Error::malformed("/outputs", "outputs must be an array"))?,
         None => return Err(Error::malformed("", "a 2026-12-01 result must carry outputs")),
     };
     limits.check_count(list.len(), limits.max_variants, "/outputs", "outputs")?;
-    // JSON types of every output first (malformed), then meaning.
-    let raws: Vec<RawOutput<'r, F>> =
-        list.elements().enumerate().map(|(i, item)| read_raw::<F>(item, i)).collect::<Result<_>>()?;
+    // JSON types of every output first (malformed), then meaning. The one vector read here is
+    // the checked result's: each output's variant is written into it as it is matched, so a
+    // call allocates once for its outputs (P-RS-1).
+    let mut raws: Vec<RawOutput<'r, F>> = Vec::with_capacity(list.len());
+    for (i, item) in list.elements().enumerate() {
+        raws.push(read_raw::<F>(item, i)?);
+    }
     let variants = declaration.variants();
-    let mut checked: Vec<(&RawOutput<'r, F>, usize, &Variant)> = Vec::with_capacity(raws.len());
-    for raw in &raws {
+    for at in 0..raws.len() {
+        let Some(raw) = raws.get(at) else { break };
         // RES-6: matched by selector, never by position. The declared variant is found by its
         // strings, so that a well-formed output costs no allocation.
         let Some((index, variant)) = variants.iter().enumerate().find(|(_, v)| raw.is(&v.selector)) else {
@@ -610,7 +606,8 @@ fn check_outputs<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
             ));
         };
         let selector = &variant.selector;
-        let seen = checked.iter().any(|(_, v, _)| *v == index);
+        // The outputs before this one are matched; the rest still hold `usize::MAX`.
+        let seen = raws.iter().take(at).any(|r| r.variant == index);
         if seen || !selectors.contains(selector) {
             return Err(Error::new(
                 ErrorCode::UnrequestedOutput,
@@ -634,30 +631,29 @@ fn check_outputs<'r, F: Source, P: PayloadsIn<F> + ?Sized>(
             ));
         }
         raw.check_shape(selector.format)?;
-        checked.push((raw, index, variant));
+        if let Some(raw) = raws.get_mut(at) {
+            raw.variant = index;
+        }
     }
+    let variant_of = |raw: &RawOutput<'r, F>| variants.get(raw.variant);
     // ERR-5: an error result with no output is the tool's failure, kept (the caller warns).
     if !is_error {
-        if let Some(missing) = selectors.iter().find(|s| !checked.iter().any(|(_, _, v)| &v.selector == *s)) {
+        if let Some(missing) =
+            selectors.iter().find(|s| !raws.iter().any(|r| variant_of(r).is_some_and(|v| &v.selector == *s)))
+        {
             return Err(Error::new(
                 ErrorCode::MissingOutput,
                 "/outputs",
                 format!("the result has no {missing} output, which was requested"),
             ));
         }
-        for (raw, _, variant) in &checked {
-            raw.check_success(variant, payloads)?;
+        for raw in &raws {
+            if let Some(variant) = variant_of(raw) {
+                raw.check_success(variant, payloads)?;
+            }
         }
     }
-    Ok(checked
-        .into_iter()
-        .map(|(raw, variant, _)| CheckedOutput {
-            value: raw.value.clone(),
-            index: raw.index,
-            audience: raw.audience.clone(),
-            variant,
-        })
-        .collect())
+    Ok(raws)
 }
 
 /// Checks a legacy result; answers whether it carries no content block (ERR-5 when an error).

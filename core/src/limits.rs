@@ -129,9 +129,12 @@ impl Limits {
                 take(left, len + 2)
                     && depth <= cap
                     && len <= self.max_array_len
-                    && items.elements().all(|item| match read::<F>(&item) {
-                        Read::Leaf(cost) => take(left, cost),
-                        container => self.fits_read::<F>(container, depth + 1, cap, left),
+                    && items.elements().all(|item| match F::leaf_cost(&item) {
+                        Some(cost) => take(left, cost),
+                        None => match read::<F>(&item) {
+                            Read::Leaf(cost) => take(left, cost),
+                            container => self.fits_read::<F>(container, depth + 1, cap, left),
+                        },
                     })
             }
             Read::Object(members) => {
@@ -141,9 +144,12 @@ impl Limits {
                     && len <= self.max_object_len
                     && F::all_members(&members, |key, item| {
                         take(left, key.len())
-                            && match read::<F>(&item) {
-                                Read::Leaf(cost) => take(left, cost),
-                                container => self.fits_read::<F>(container, depth + 1, cap, left),
+                            && match F::leaf_cost(&item) {
+                                Some(cost) => take(left, cost),
+                                None => match read::<F>(&item) {
+                                    Read::Leaf(cost) => take(left, cost),
+                                    container => self.fits_read::<F>(container, depth + 1, cap, left),
+                                },
                             }
                     })
             }
@@ -455,6 +461,33 @@ mod tests {
                 let mut budget = max_bytes;
                 let walked = limits.walk::<SerdeJson>(&&value, depth, &mut budget, &mut Vec::new());
                 prop_assert_eq!(fits, walked.is_ok(), "{} at depth {}, {} bytes", value, depth, max_bytes);
+            }
+        }
+    }
+
+    /// `value` and every node inside it.
+    fn nodes(value: &Value) -> Vec<&Value> {
+        let mut all = vec![value];
+        match value {
+            Value::Array(items) => all.extend(items.iter().flat_map(nodes)),
+            Value::Object(members) => all.extend(members.values().flat_map(nodes)),
+            _ => {}
+        }
+        all
+    }
+
+    proptest! {
+        // The fast pass takes a leaf's cost from `Source::leaf_cost` where the representation
+        // gives one: it must be what the walk's `read` charges, and no answer for a container.
+        #[test]
+        fn a_quick_leaf_cost_is_the_walks(value in arb_json()) {
+            use crate::node::Source;
+            for node in nodes(&value) {
+                let read = match super::read::<SerdeJson>(&node) {
+                    super::Read::Leaf(cost) => Some(cost),
+                    super::Read::Array(_) | super::Read::Object(_) => None,
+                };
+                prop_assert_eq!(<SerdeJson as Source>::leaf_cost(&node), read, "{}", node);
             }
         }
     }

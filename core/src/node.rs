@@ -45,7 +45,29 @@ pub trait Source: Json {
     fn all_members<'v>(object: &ObjectOf<'v, Self>, mut f: impl FnMut(&str, NodeOf<'v, Self>) -> bool) -> bool {
         object.members().all(|(key, node)| f(key.as_ref(), node))
     }
+
+    /// What the limits walk charges a leaf, when the representation tells one apart without a
+    /// dispatch on its type (`crate::limits`: the cost `read` gives it); `None` for a container,
+    /// or for a representation that does not (each node is then read in full).
+    #[inline(always)]
+    fn leaf_cost(_node: &NodeOf<'_, Self>) -> Option<usize> {
+        None
+    }
+
+    /// The members `keys` of `object` (each a [`Name`]: as written, and prepared), found at
+    /// once: for each, the first member of that name, as [`Object::get`] finds it. By default a
+    /// lookup per key (a hash probe in Python, a scan in a tape).
+    #[inline(always)]
+    fn pick<'v, 'n, const N: usize>(
+        object: &ObjectOf<'v, Self>,
+        keys: [Name<'n, Self>; N],
+    ) -> [Option<NodeOf<'v, Self>>; N] {
+        keys.map(|(_, key)| object.get(key))
+    }
 }
+
+/// A member name as written and as prepared for the representation `F` (`Names`' accessors).
+pub type Name<'n, F> = (&'static str, &'n <F as Json>::PreparedKey);
 
 impl Source for crate::tape::TapeJson {
     fn names() -> &'static Names<Self> {
@@ -74,6 +96,43 @@ impl Source for SerdeJson {
     ) -> bool {
         object.iter().all(|(key, node)| f(key, node))
     }
+
+    // A leaf is any value but an array or an object, and costs 8 but a string (its length and
+    // the quotes): two tests, where the walk's read of a node is a jump table on its type whose
+    // mispredictions were the hot spot of the limits walk (P-RS-1, docs/performance.md).
+    #[inline(always)]
+    fn leaf_cost(node: &&serde_json::Value) -> Option<usize> {
+        match node {
+            serde_json::Value::Array(_) | serde_json::Value::Object(_) => None,
+            serde_json::Value::String(s) => Some(s.len() + 2),
+            _ => Some(8),
+        }
+    }
+
+    /// One pass over a small object's members, each name compared with the keys as written:
+    /// the keys are constants where this is inlined, so each comparison is a length test and a
+    /// few loads, where a lookup per key calls `memcmp` for every member of the same length
+    /// (P-RS-1: 10% of the 0.5 KB route). Names are unique in a `serde_json` map, so the first
+    /// match is `get`'s. A large object is looked up by hash, as `get` does.
+    #[inline(always)]
+    fn pick<'v, 'n, const N: usize>(
+        object: &ObjectOf<'v, Self>,
+        keys: [Name<'n, Self>; N],
+    ) -> [Option<NodeOf<'v, Self>>; N] {
+        if object.len() > 16 {
+            return keys.map(|(_, key)| serde_json::Map::get(object, key.as_str()));
+        }
+        let mut found = [None; N];
+        for (name, node) in object.iter() {
+            for (slot, (key, _)) in found.iter_mut().zip(keys) {
+                // No `break`: a key given twice is found for each.
+                if slot.is_none() && name == key {
+                    *slot = Some(node);
+                }
+            }
+        }
+        found
+    }
 }
 
 macro_rules! names {
@@ -94,6 +153,15 @@ macro_rules! names {
             pub fn prepare() -> Self {
                 Names { $($field: F::prepare_key($name),)* }
             }
+
+            $(
+                /// The name as written and prepared, for [`Source::pick`].
+                #[inline(always)]
+                #[allow(dead_code)]
+                pub(crate) fn $field(&self) -> Name<'_, F> {
+                    ($name, &self.$field)
+                }
+            )*
         }
     };
 }
@@ -365,6 +433,54 @@ mod tests {
                 server.respond_node::<TapeJson, _>(&conn, requested.as_ref(), tape.root(), &InPlace).map(Out::into_value),
             );
             prop_assert_eq!(&on_value, &on_tape, "respond {}", value);
+        }
+    }
+
+    /// Every member `Source::pick` finds of `value` (an object) for the protocol's names and
+    /// the object's own, as `Object::get` finds each, in a value and in its tape.
+    fn picks_as_get_finds(value: &Value) -> std::result::Result<(), TestCaseError> {
+        let Some(object) = value.as_object() else { return Ok(()) };
+        let names = SerdeJson::names();
+        let own: Vec<String> = object.keys().cloned().collect();
+        let own_key = |i: usize| own.get(i).cloned().unwrap_or_else(|| "absent".to_owned());
+        let (first, second) = (own_key(0), own_key(own.len().saturating_sub(1)));
+        let keys =
+            [names.content(), names.audience(), (first.clone().leak(), &first), (second.clone().leak(), &second)];
+        let picked = SerdeJson::pick(&object, keys);
+        for ((_, key), found) in keys.iter().zip(picked) {
+            prop_assert_eq!(found, object.get(key.as_str()), "{} in {}", key, value);
+        }
+        let tape = encode(value);
+        let tape = tape.tape();
+        let Some(on_tape) = tape.root().as_object() else { return Err(TestCaseError::fail("not an object")) };
+        let prepared: Vec<Box<str>> = keys.iter().map(|(name, _)| TapeJson::prepare_key(name)).collect();
+        let tape_keys: Vec<Name<'_, TapeJson>> =
+            keys.iter().zip(&prepared).map(|((name, _), key)| (*name, key)).collect();
+        let tape_keys: [Name<'_, TapeJson>; 4] = tape_keys.try_into().map_err(|_| TestCaseError::fail("four keys"))?;
+        for ((_, key), found) in tape_keys.iter().zip(TapeJson::pick(&on_tape, tape_keys)) {
+            prop_assert_eq!(
+                found.map(|n| n.to_value().into_owned()),
+                on_tape.get(key).map(|n| n.to_value().into_owned())
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        // `Source::pick` is a lookup of each key: what `get` finds, absent where it finds
+        // nothing, whatever the object's size (a `serde_json` map of more than 16 members is
+        // looked up by hash).
+        #[test]
+        fn pick_finds_what_get_finds(value in crate::testing::arb_json(), extra in 0usize..24) {
+            picks_as_get_finds(&value)?;
+            let mut wide = json!({"audience": "a", "structuredContent": {"x": 1}});
+            if let Some(members) = wide.as_object_mut() {
+                for i in 0..extra {
+                    members.insert(format!("k{i}"), json!(i));
+                }
+                members.insert("content".into(), value);
+            }
+            picks_as_get_finds(&wide)?;
         }
     }
 

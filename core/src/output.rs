@@ -5,20 +5,25 @@ use crate::audience::{Audience, Format, Selector};
 use crate::content::check_blocks_in;
 use crate::declaration::Variant;
 use crate::error::{pointer_index, pointer_push, Error, ErrorCode, Result};
-use crate::node::{
-    string_member, Array as _, ArrayOf, Member, Node as _, NodeOf, Object as _, ObjectOf, SerdeJson, Source,
-};
+use crate::node::{Array as _, ArrayOf, Node as _, NodeOf, SerdeJson, Source};
 use crate::payload::PayloadsIn;
 use std::borrow::Cow;
 
 /// An output whose JSON types are right; its selector strings are not yet judged.
 pub(crate) struct RawOutput<'v, F: Source = SerdeJson> {
     pub value: NodeOf<'v, F>,
-    pub object: ObjectOf<'v, F>,
     pub audience: Cow<'v, str>,
     pub format: Cow<'v, str>,
     /// Position in `outputs`: the JSON Pointer is only rendered for an error.
     pub index: usize,
+    /// Its `content` and `structuredContent`, read with the selector in one pass over the
+    /// output's members (`Source::pick`), for the shape and payload checks and the route.
+    pub content: Option<NodeOf<'v, F>>,
+    /// Its `structuredContent` (see `content`).
+    pub structured: Option<NodeOf<'v, F>>,
+    /// The index of its variant in the tool's declaration, once a client's check matched it
+    /// (`usize::MAX` before).
+    pub variant: usize,
 }
 
 impl<F: Source> std::fmt::Debug for RawOutput<'_, F> {
@@ -33,22 +38,25 @@ pub(crate) fn read_raw<'v, F: Source>(value: NodeOf<'v, F>, index: usize) -> Res
     let names = F::names();
     let path = || pointer_index("/outputs", index);
     let object = value.as_object().ok_or_else(|| Error::malformed(path(), "an output must be an object"))?;
-    let field = |key: &F::PreparedKey, name: &str| -> Result<Cow<'v, str>> {
-        match string_member::<F>(&object, key) {
-            Member::String(s) => Ok(s),
-            Member::Other(_) => Err(Error::malformed(pointer_push(&path(), name), format!("{name} must be a string"))),
-            Member::Absent => Err(Error::malformed(path(), format!("an output needs {name}"))),
+    let [audience, format, content, structured] =
+        F::pick(&object, [names.audience(), names.format(), names.content(), names.structured_content()]);
+    let field = |node: Option<NodeOf<'v, F>>, name: &str| -> Result<Cow<'v, str>> {
+        match node {
+            Some(node) => node
+                .as_string()
+                .ok_or_else(|| Error::malformed(pointer_push(&path(), name), format!("{name} must be a string"))),
+            None => Err(Error::malformed(path(), format!("an output needs {name}"))),
         }
     };
-    let audience = field(&names.audience, "audience")?;
-    let format = field(&names.format, "format")?;
+    let audience = field(audience, "audience")?;
+    let format = field(format, "format")?;
     if format == "content" {
-        if let Some(content) = object.get(&names.content) {
-            check_blocks_in::<F>(&content, "", crate::ProtocolVersion::V2026_12_01)
+        if let Some(content) = &content {
+            check_blocks_in::<F>(content, "", crate::ProtocolVersion::V2026_12_01)
                 .map_err(|e| e.under(&pointer_push(&path(), "content")))?;
         }
     }
-    Ok(RawOutput { value, object, audience, format, index })
+    Ok(RawOutput { value, audience, format, index, content, structured, variant: usize::MAX })
 }
 
 impl<'v, F: Source> RawOutput<'v, F> {
@@ -65,19 +73,18 @@ impl<'v, F: Source> RawOutput<'v, F> {
     /// The payload field of the format is present and the other format's field absent
     /// (`output-shape-mismatch`).
     pub fn check_shape(&self, format: Format) -> Result<()> {
-        let names = F::names();
         let (own, other, own_name, other_name) = match format {
-            Format::Content => (&names.content, &names.structured_content, "content", "structuredContent"),
-            Format::Structured => (&names.structured_content, &names.content, "structuredContent", "content"),
+            Format::Content => (&self.content, &self.structured, "content", "structuredContent"),
+            Format::Structured => (&self.structured, &self.content, "structuredContent", "content"),
         };
-        if self.object.get(own).is_none() {
+        if own.is_none() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
                 self.path(),
                 format!("a {} output must carry {own_name}", format.as_str()),
             ));
         }
-        if self.object.get(other).is_some() {
+        if other.is_some() {
             return Err(Error::new(
                 ErrorCode::OutputShapeMismatch,
                 pointer_push(&self.path(), other_name),
@@ -89,13 +96,13 @@ impl<'v, F: Source> RawOutput<'v, F> {
 
     /// The content blocks of a content output (shape already checked).
     pub fn blocks(&self) -> Option<ArrayOf<'v, F>> {
-        self.object.get(&F::names().content).and_then(|content| content.as_array())
+        self.content.as_ref().and_then(|content| content.as_array())
     }
 
     /// The payload of a structured output, as the argument holds it (the payload, or a
     /// binding's placeholder: ask `payloads` about it). Present once the shape is checked.
     pub fn structured(&self) -> Option<NodeOf<'v, F>> {
-        self.object.get(&F::names().structured_content)
+        self.structured.clone()
     }
 
     /// Success-only checks of the payload against the declared variant: a non-empty

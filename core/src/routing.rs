@@ -7,7 +7,7 @@ use crate::client::{CheckedResult, ReceivedTool, ResultKind};
 use crate::content::annotation_conflicts_in;
 use crate::declaration::has_app_resource;
 use crate::error::Result;
-use crate::node::{field, Array as _, Node as _, NodeOf, Object as _, Out, SerdeJson, Source};
+use crate::node::{Array as _, Node as _, NodeOf, Object as _, Out, SerdeJson, Source};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 
@@ -306,7 +306,7 @@ impl ReceivedTool {
             // audiences that are roles (assistant, user) can conflict.
             let role = matches!(selector.audience, Audience::Assistant | Audience::User);
             if role && selector.format == Format::Content {
-                if let Some(blocks) = field::<F>(value, &names.content).and_then(|c| c.as_array()) {
+                if let Some(blocks) = output.blocks() {
                     for (b, block) in blocks.elements().enumerate() {
                         if annotation_conflicts_in::<F>(&block, &output.audience) {
                             route.diagnostics.push(Diagnostic::AnnotationAudienceConflict {
@@ -327,7 +327,7 @@ impl ReceivedTool {
                     }
                     if id == APPS_EXTENSION && selector.format == Format::Structured {
                         route.view = Some(View::Projected {
-                            structured: field::<F>(value, &names.structured_content),
+                            structured: output.structured(),
                             meta: checked.meta.as_ref().and_then(|m| m.get(&names.apps)),
                             is_error: checked.is_error,
                         });
@@ -338,11 +338,15 @@ impl ReceivedTool {
         if let Some(meta) = &checked.meta {
             // META-1: an entry reaches a consumer only when a negotiated extension whose
             // output is in this result defines it.
+            // Only an extension audience has a definition (a registered id is never a core
+            // audience), so a core output is not looked up.
             let forwarded = |key: &str| {
-                checked
-                    .outputs
-                    .iter()
-                    .any(|o| conn.negotiated_extension(&o.audience).and_then(|d| d.meta_key.as_deref()) == Some(key))
+                checked.outputs.iter().any(|o| {
+                    matches!(
+                        declaration.variants().get(o.variant).map(|v| &v.selector.audience),
+                        Some(Audience::Extension(_))
+                    ) && conn.negotiated_extension(&o.audience).and_then(|d| d.meta_key.as_deref()) == Some(key)
+                })
             };
             for (key, _) in meta.members() {
                 if !forwarded(key.as_ref()) {
