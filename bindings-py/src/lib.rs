@@ -32,7 +32,7 @@ use plain::{PlainNode, PyPlain};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -872,7 +872,7 @@ fn out_to_py<'r>(py: Python<'r>, out: &Out<'r, PyPlain>) -> PyResult<Bound<'r, P
         Out::Object(members) => {
             let dict = PyDict::new(py);
             for (key, value) in members {
-                dict.set_item(key.as_ref(), out_to_py(py, value)?)?;
+                dict.set_item(answer_key(py, key), out_to_py(py, value)?)?;
             }
             dict.into_any()
         }
@@ -880,6 +880,43 @@ fn out_to_py<'r>(py: Python<'r>, out: &Out<'r, PyPlain>) -> PyResult<Bound<'r, P
             PyList::new(py, items.iter().map(|item| out_to_py(py, item)).collect::<PyResult<Vec<_>>>()?)?.into_any()
         }
     })
+}
+
+/// A member name of an answer the core builds ([`Out::Object`]): the protocol's names are
+/// interned Python strings, made once, whose hash is kept; a new string per member per call was
+/// allocated and hashed again by every insert (about a tenth of a 0.5 KB route). Any other name
+/// (an extension identifier) is made anew.
+fn answer_key<'py>(py: Python<'py>, name: &str) -> Bound<'py, PyString> {
+    macro_rules! interned {
+        ($($known:literal),* $(,)?) => {
+            match name {
+                $($known => pyo3::intern!(py, $known).clone(),)*
+                _ => PyString::new(py, name),
+            }
+        };
+    }
+    interned!(
+        "model",
+        "user",
+        "programmatic",
+        "extensions",
+        "view",
+        "dropped",
+        "diagnostics",
+        "isError",
+        "outputs",
+        "audience",
+        "format",
+        "content",
+        "structuredContent",
+        "_meta",
+        "resultType",
+        "result",
+        "type",
+        "text",
+        "annotations",
+        "io.modelcontextprotocol/ui",
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

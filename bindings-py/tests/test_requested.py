@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple, cast
 
 import pytest
 
@@ -140,7 +140,7 @@ def test_a_request_that_cannot_be_read_outranks_everything_else() -> None:
     host = ReceivedTool.accept(TOOL, Connection(negotiated=[APPS], config=CONFIGS[1]))
     over = RESULTS[2]
     with pytest.raises(mcp_outputs.MalformedError, match="not a JSON number") as bad:
-        host.route([{"audience": "user", "format": math.nan}], over, legacy_structured=3)
+        host.route([{"audience": "user", "format": math.nan}], over, legacy_structured=cast(Any, 3))
     assert bad.value.path == "/0/format"
     with pytest.raises(mcp_outputs.LimitExceededError, match="array of 12 items") as big:
         host.check([P] * 12, over)
