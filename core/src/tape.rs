@@ -177,6 +177,8 @@ struct Frame {
 }
 
 /// The word at `at`, which must lie before `limit` (the end of the enclosing container).
+#[cfg_attr(feature = "validator", inline(always))]
+#[cfg_attr(not(feature = "validator"), inline)]
 fn word_within(words: &[u32], at: usize, limit: usize) -> Result<u32> {
     if at < limit {
         if let Some(word) = words.get(at) {
@@ -187,6 +189,8 @@ fn word_within(words: &[u32], at: usize, limit: usize) -> Result<u32> {
 }
 
 /// The end of a string of `len` bytes at `start`: within `limit`, on character boundaries.
+#[cfg_attr(feature = "validator", inline(always))]
+#[cfg_attr(not(feature = "validator"), inline)]
 fn string_end(text: &str, start: usize, len: u32, limit: usize) -> Option<usize> {
     let end = start.checked_add(usize::try_from(len).ok()?)?;
     (end <= limit && text.get(start..end).is_some()).then_some(end)
@@ -342,11 +346,12 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
 
 // Inlining, with the validator (the npm package's full build, whose jsonschema reads every
 // payload node through this reader): the reader's primitives (`word`, `count`, `skip`, `kind`,
-// `str_at`, …) and the `Node` methods that test a kind are `#[inline(always)]`. The npm builds
+// `str_at`, …), the `Node` methods that test a kind and the checking pass's `word_within` and
+// `string_end` are `#[inline(always)]`. The npm builds
 // are optimised for size (opt-level "z"), where `#[inline]` is a hint the inliner declines:
 // each of these was a call per node read. Measured on 5bda703's code (full build, same-process
 // A/B, 15 rounds): the object route 0.76-0.87 of the time before, the wasm 958,470 bytes gzip
-// instead of 948,316. Forcing the iterators' `next` too was a little faster again (0.71-0.87)
+// instead of 948,316; the checking pass's two, on 0ab9baf's, 0.86-0.95 again for 19 bytes. Forcing the iterators' `next` too was a little faster again (0.71-0.87)
 // for 16 KB more. Without the validator (the default build, where the caller's validator reads
 // the payloads) the attributes are the plain `#[inline]`, so its wasm is unchanged, byte for byte.
 impl<'a> Tape<'a> {
@@ -397,7 +402,11 @@ impl<'a> Tape<'a> {
     #[cfg_attr(feature = "validator", inline(always))]
     #[cfg_attr(not(feature = "validator"), inline)]
     fn count(&self, at: usize) -> usize {
-        self.word(at).map_or(0, |word| word as usize)
+        // A match, not `map_or`: at opt-level "z" the generic is a call of its own.
+        match self.words.get(at) {
+            Some(word) => *word as usize,
+            None => 0,
+        }
     }
 
     /// The position right after the node at `at`, in O(1).
