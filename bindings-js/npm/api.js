@@ -1129,9 +1129,14 @@ export function bind(load) {
       const spans = { start: [], end: [] };
       const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits, spans));
       const rule = legacyRule(options, this._limits);
-      const parsed = [];
+      // A Map, not an array: an index an array does not own reads through Array.prototype,
+      // where another script may have put a value.
+      const parsed = new Map();
       const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
-      return withOutputs(indexed, (i) => (parsed[i] ??= parse(resultText.slice(spans.start[i], spans.end[i]))));
+      return withOutputs(indexed, (i) => {
+        if (!parsed.has(i)) parsed.set(i, parse(resultText.slice(spans.start[i], spans.end[i])));
+        return parsed.get(i);
+      });
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
     routeText(requestedOutputsText, resultText, options) {

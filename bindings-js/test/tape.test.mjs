@@ -178,6 +178,29 @@ test("a setter without a getter, a hole, an index getter of outputs: not plain, 
   assert.equal(sets, 0, "no setter ran");
 });
 
+// The text path parses each routed output from the checked text when the route names it; a value
+// another script put on Array.prototype at that index is never handed back instead.
+test("the text path's routed outputs are the checked text's, whatever Array.prototype holds", () => {
+  const h = host();
+  const output = text("hi");
+  Object.defineProperty(output, "format", { enumerable: true, get: () => "content" });
+  const result = { outputs: [structured({ items: [{ id: "c1" }] }), output] };
+  const planted = { planted: true };
+  Object.defineProperty(Array.prototype, 0, { value: planted, writable: true, configurable: true });
+  Object.defineProperty(Array.prototype, 1, { value: planted, writable: true, configurable: true });
+  let route;
+  try {
+    const [tapes, got] = tapesRead(() => h.route(requested, result));
+    assert.equal(tapes, 0, "not plain data: the text path");
+    route = got;
+  } finally {
+    delete Array.prototype[0];
+    delete Array.prototype[1];
+  }
+  assert.deepEqual(route.programmatic, [{ audience: "programmatic", format: "structured", structuredContent: { items: [{ id: "c1" }] } }]);
+  assert.deepEqual(route.model, [text("hi")]);
+});
+
 test("a large result grows the tape's areas and answers as its text", () => {
   const h = host();
   const many = (n) => ({ items: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "n".repeat(i % 40) + "é" })) });
