@@ -272,7 +272,7 @@ for (const [flavour, mcp] of runs("P-JS-3") ? flavours : []) {
 for (const entry of runs("P-JS-4") ? ["core", "full"] : []) {
   const bytes = readFileSync(new URL(`../npm/wasm/${entry}/mcp_outputs_js_bg.wasm`, import.meta.url));
   const gz = gzipSync(bytes, { level: 9 }).length;
-  console.log(`bench P-JS-4 ${entry}.wasm: ${(gz / 1024).toFixed(0)} KB gzip (${(bytes.length / 1024).toFixed(0)} KB raw)`);
+  console.log(`bench P-JS-4 ${entry}.wasm: ${(gz / 1024).toFixed(1)} KB gzip (${(bytes.length / 1024).toFixed(0)} KB raw)`);
 }
 
 // P-JS-5: a new Node process that imports the package, declares one tool and routes one result
