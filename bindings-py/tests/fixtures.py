@@ -20,3 +20,11 @@ def tool_with(schema: Dict[str, Any], audience: str = "programmatic") -> Dict[st
     """TOOL with its structured variant for `audience`, under `schema`."""
     variant = {"audience": audience, "format": "structured", "schema": schema}
     return dict(TOOL, outputVariants=[TOOL["outputVariants"][0], variant])
+
+
+# The Apps extension's identifier, and a tool that also declares a structured variant for it.
+APPS = "io.modelcontextprotocol/ui"
+TOOL_WITH_APPS: Dict[str, Any] = {
+    **TOOL,
+    "outputVariants": [*TOOL["outputVariants"], {"audience": APPS, "format": "structured", "schema": {"type": "object"}}],
+}

@@ -14,17 +14,9 @@ import pytest
 
 import mcp_outputs
 from mcp_outputs import Config, Connection, McpOutputsError, ReceivedTool
+from fixtures import APPS
+from fixtures import TOOL_WITH_APPS as TOOL
 
-APPS = "io.modelcontextprotocol/ui"
-TOOL: Dict[str, Any] = {
-    "name": "t",
-    "inputSchema": {"type": "object"},
-    "outputVariants": [
-        {"audience": "assistant", "format": "content"},
-        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
-        {"audience": APPS, "format": "structured", "schema": {"type": "object"}},
-    ],
-}
 P = {"audience": "programmatic", "format": "structured"}
 A = {"audience": "assistant", "format": "content"}
 

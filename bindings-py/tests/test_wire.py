@@ -19,19 +19,11 @@ from mcp_outputs import (
     ServerTool,
     UnsupportedProtocolVersionError,
 )
+from fixtures import APPS
+from fixtures import TOOL_WITH_APPS as TOOL
 
-APPS = "io.modelcontextprotocol/ui"
 CLIENT_CAPS: Dict[str, Any] = {"extensions": {APPS: {"mimeTypes": ["text/html;profile=mcp-app"]}}}
 SERVER_CAPS: Dict[str, Any] = {"extensions": {APPS: {}, "com.example/other": {}}}
-TOOL: Dict[str, Any] = {
-    "name": "t",
-    "inputSchema": {"type": "object"},
-    "outputVariants": [
-        {"audience": "assistant", "format": "content"},
-        {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
-        {"audience": APPS, "format": "structured", "schema": {"type": "object"}},
-    ],
-}
 
 
 def meta(version: str) -> Dict[str, Any]:
