@@ -226,9 +226,11 @@ impl ReceivedTool {
                 Some(items) => {
                     let mut pairs = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
-                        pairs.push(selection::raw_pair(item, &crate::error::pointer_index("/consumers", i))?);
+                        pairs.push(selection::raw_pair_node::<crate::node::SerdeJson>(&item, || {
+                            crate::error::pointer_index("/consumers", i)
+                        })?);
                     }
-                    pairs == [("assistant", "content")]
+                    matches!(pairs.as_slice(), [(audience, format)] if audience == "assistant" && format == "content")
                 }
                 None => true,
             };

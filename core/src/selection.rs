@@ -151,21 +151,9 @@ fn selector_of(audience: &str, format: &str, path: impl Fn() -> String) -> Resul
     Ok(selector)
 }
 
-/// The `(audience, format)` strings of a selector-shaped object, or `malformed`.
-pub(crate) fn raw_pair<'v>(item: &'v Value, path: &str) -> Result<(&'v str, &'v str)> {
-    let obj = item.as_object().ok_or_else(|| Error::malformed(path, "a selector must be an object"))?;
-    let field = |key: &str| -> Result<&'v str> {
-        match obj.get(key) {
-            Some(Value::String(s)) => Ok(s.as_str()),
-            Some(_) => Err(Error::malformed(pointer_push(path, key), format!("{key} must be a string"))),
-            None => Err(Error::malformed(path, format!("missing {key}"))),
-        }
-    };
-    Ok((field("audience")?, field("format")?))
-}
-
-/// [`raw_pair`] of a node of any representation, the path (`path`) made only for an error.
-fn raw_pair_node<'v, F: Source>(
+/// The `(audience, format)` strings of a selector-shaped object in any representation, or
+/// `malformed`; the path (`path`) made only for an error.
+pub(crate) fn raw_pair_node<'v, F: Source>(
     item: &NodeOf<'v, F>,
     path: impl Fn() -> String,
 ) -> Result<(Cow<'v, str>, Cow<'v, str>)> {
