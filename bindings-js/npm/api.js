@@ -404,7 +404,6 @@ function tapeWriter(raw, positions, holds) {
   let limit = 0;
   let limits = null;
   let payloads = null;
-  let subjects = null;
   let outputs = null;
   // Whether the top-level `structuredContent` is a payload position (a result) or not (what a
   // tool produced).
@@ -518,7 +517,9 @@ function tapeWriter(raw, positions, holds) {
     W[header + 4] = byte - byte0;
   };
   // A payload, inside `depth` containers: held when plain, as a node the core's limits walk
-  // charges as a number (8); its own size is added to the bound here.
+  // charges as a number (8); its own size is added to the bound here. Its flags (core/src/tape.rs:
+  // HELD_IS_OBJECT, HELD_HAS_SUBJECTS) answer what the core cannot read of it: whether it is an
+  // object, and whether it has a string or a member name (the regex budget's question).
   const hold = (payload, depth) => {
     const plain = measure(payload, depth, limits, limit - bound);
     if (plain === null || payloads.length >= MAX_HELD) throw NOT_PLAIN;
@@ -527,17 +528,16 @@ function tapeWriter(raw, positions, holds) {
     W[at] = 7;
     W[at + 1] = payloads.length;
     W[at + 2] = 8;
-    W[at + 3] = isObject ? 1 : 0;
+    W[at + 3] = (isObject ? 1 : 0) | (plain.subjects ? 2 : 0);
     at += 4;
     payloads.push(payload);
-    subjects.push(plain.subjects ? 1 : 0);
     bound += plain.size;
     if (bound > limit) throw NOT_PLAIN;
   };
 
   /** `result` (`which`: "result" or "produced") written as a tape under `lim`: `{words,
-   * numbers, bytes, payloads, subjects, outputs}`, or `null` when it is not plain data (the text
-   * path's then). */
+   * numbers, bytes, payloads, outputs}`, or `null` when it is not plain data (the text path's
+   * then). */
   return function write(result, lim, which) {
     topHeld = which === "result";
     if (W.buffer !== memory.buffer) view();
@@ -550,7 +550,6 @@ function tapeWriter(raw, positions, holds) {
     limit = Math.floor(Math.min(lim.maxBytes, MAX_JS_STRING) / 3);
     limits = lim;
     payloads = [];
-    subjects = [];
     outputs = [];
     try {
       value(result, 1, 0);
@@ -558,7 +557,7 @@ function tapeWriter(raw, positions, holds) {
       if (e === NOT_PLAIN) return null;
       throw e;
     }
-    return { words: at, numbers: num, bytes: byte, payloads, subjects: Uint8Array.from(subjects), outputs };
+    return { words: at, numbers: num, bytes: byte, payloads, outputs };
   };
 }
 
@@ -999,7 +998,7 @@ export function bind(load) {
       if (t !== null) {
         // Plain data throughout: the result carries the caller's own payload objects.
         const answer = this._call(() =>
-          holding(t, () => this._handle().respondTape(c._handle(), reqText, t.words, t.numbers, t.bytes, TAG, t.subjects)),
+          holding(t, () => this._handle().respondTape(c._handle(), reqText, t.words, t.numbers, t.bytes, TAG)),
         );
         return parseHeld(answer, t);
       }
@@ -1079,7 +1078,7 @@ export function bind(load) {
       if (t !== null) {
         const rule = legacyRule(options, this._limits);
         return parse(
-          this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule, t.subjects))),
+          this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule))),
         );
       }
       const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits));
@@ -1120,7 +1119,7 @@ export function bind(load) {
         // tape, and each payload the route names the caller's own payload.
         const rule = legacyRule(options, this._limits);
         const answer = this._call(() =>
-          holding(t, () => this._handle().routeTape(reqText, t.words, t.numbers, t.bytes, rule, TAG, t.subjects)),
+          holding(t, () => this._handle().routeTape(reqText, t.words, t.numbers, t.bytes, rule, TAG)),
         );
         return withOutputs(parseHeld(answer, t), (i) => t.outputs[i]);
       }

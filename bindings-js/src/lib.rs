@@ -63,11 +63,11 @@ pub fn has_validator() -> bool {
 
 #[cfg(not(feature = "full"))]
 mod host {
-    //! The core's `SchemaHost` answered by the JavaScript layer (npm/api.js, `schemaHost`).
-    use mcp_outputs::schema::{CompiledSchema, SchemaHost, Violation};
-    use mcp_outputs::tape::{TapeJson, TapeNode};
+    //! The core's `SchemaHost` answered by the JavaScript layer (npm/api.js, `schemaHost`): the
+    //! one seam of the caller's validator, for a value, a payload's text, and a payload the
+    //! JavaScript layer holds (a tape's held node, validated and written by its slot).
+    use mcp_outputs::schema::{CompiledSchema, Instance, SchemaHost, Violation};
     use mcp_outputs::{Error, ErrorCode};
-    use serde_json::Value;
     use std::cell::RefCell;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
@@ -163,59 +163,6 @@ mod host {
         }))
     }
 
-    /// The held payloads of a call whose result crossed as a tape (`crate::tape`): a held node
-    /// names its payload's slot; `subjects[slot]` says whether the payload has strings or member
-    /// names (the regex budget's question). A tape read from JSON text holds none.
-    #[derive(Debug)]
-    pub struct TapeHeld {
-        pub subjects: Vec<u8>,
-    }
-
-    impl mcp_outputs::payload::PayloadsIn<TapeJson> for TapeHeld {
-        fn validate(
-            &self,
-            schema: &CompiledSchema,
-            node: &TapeNode<'_>,
-            path: &str,
-            what: &str,
-        ) -> mcp_outputs::Result<()> {
-            let Some(held) = node.held() else {
-                // Not held (a tape read from JSON text holds nothing): validated as a value is
-                // (`SchemaHost::validate`: the host parses the instance's text), the text written
-                // from the tape rather than from a value built first.
-                return schema.validate_by(node.has_subjects(), path, what, || {
-                    let host = HOST.with(|h| h.borrow().clone()).ok_or_else(|| {
-                        Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host")
-                    })?;
-                    let text = mcp_outputs::node::stringify::<TapeJson>(node);
-                    answered(schema, &host, || host.0.validate(id_of(schema), &text))
-                });
-            };
-            let host = HOST
-                .with(|h| h.borrow().clone())
-                .ok_or_else(|| Error::new(ErrorCode::InvalidSchema, schema.path(), "no JSON Schema validator host"))?;
-            let subjects = usize::try_from(held.slot).ok().and_then(|i| self.subjects.get(i)).is_some_and(|s| *s != 0);
-            schema.validate_by(subjects, path, what, || {
-                answered(schema, &host, || host.0.validate_payload(id_of(schema), held.slot))
-                    .map_err(|e| Error::new(e.code(), path, e.message()))
-            })
-        }
-
-        fn is_object(&self, node: &TapeNode<'_>) -> bool {
-            match node.held() {
-                Some(held) => held.is_object,
-                None => mcp_outputs::payload::PayloadsIn::<TapeJson>::is_object(&mcp_outputs::payload::InPlace, node),
-            }
-        }
-
-        fn stringify(&self, node: &TapeNode<'_>) -> mcp_outputs::Result<String> {
-            match (node.held(), HOST.with(|h| h.borrow().clone())) {
-                (Some(held), Some(host)) => Ok(host.0.payload_text(held.slot)),
-                _ => Ok(mcp_outputs::node::stringify::<TapeJson>(node)),
-            }
-        }
-    }
-
     impl SchemaHost for Js {
         fn pattern_is_valid(&self, pattern: &str) -> bool {
             self.0.pattern_is_valid(pattern)
@@ -232,9 +179,20 @@ mod host {
             }
         }
 
-        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
-            let text = serde_json::to_string(instance).unwrap_or_default();
-            answered(schema, self, || self.0.validate(id_of(schema), &text))
+        fn validate(&self, schema: &CompiledSchema, instance: Instance<'_>) -> mcp_outputs::Result<Option<Violation>> {
+            let id = id_of(schema);
+            match instance {
+                Instance::Value(value) => {
+                    let text = serde_json::to_string(value).unwrap_or_default();
+                    answered(schema, self, || self.0.validate(id, &text))
+                }
+                Instance::Text(text) => answered(schema, self, || self.0.validate(id, text)),
+                Instance::Held(slot) => answered(schema, self, || self.0.validate_payload(id, slot)),
+            }
+        }
+
+        fn held_text(&self, slot: u32) -> Option<String> {
+            Some(self.0.payload_text(slot))
         }
     }
 }
@@ -242,30 +200,12 @@ mod host {
 #[cfg(not(feature = "full"))]
 use host::hosted;
 
-/// The payload reader of a tape read from JSON text (nothing is held). Every payload reader of
-/// a build's calls is a trait object: the core's per-call path is generic over the reader,
-/// and one instantiation of it is what keeps the wasm small (P-JS-4).
-#[cfg(not(feature = "full"))]
-const UNHELD: &dyn PayloadsIn<TapeJson> = &host::TapeHeld { subjects: Vec::new() };
-
-/// The full build's payload reader, of every tape: JavaScript writes the payloads into the tape
-/// (it holds none), and the core validates them where they are (`payload::InPlace`).
-#[cfg(feature = "full")]
-const UNHELD: &dyn PayloadsIn<TapeJson> = &mcp_outputs::payload::InPlace;
-
-/// The payload reader of a tape JavaScript wrote, `subjects` its held payloads' (whether each
-/// has strings or member names).
-#[cfg(not(feature = "full"))]
-fn held_reader(subjects: Vec<u8>) -> host::TapeHeld {
-    host::TapeHeld { subjects }
-}
-
-/// The payload reader of a tape JavaScript wrote: the full build's writer holds no payload
-/// (`subjects` is empty, and `tape::read` refuses a held node).
-#[cfg(feature = "full")]
-fn held_reader(_subjects: Vec<u8>) -> mcp_outputs::payload::InPlace {
-    mcp_outputs::payload::InPlace
-}
+/// The payload reader of every tape, held payloads or not: the core's own (`payload::InPlace`),
+/// which asks the host about a payload JavaScript holds (default build; the full build's writer
+/// holds none, and `tape::read` refuses a held node). A trait object, as `ops::ThroughTape`'s:
+/// the core's per-call path is generic over the reader, and one instantiation of it is what
+/// keeps the wasm small (P-JS-4).
+const PAYLOADS: &dyn PayloadsIn<TapeJson> = &mcp_outputs::payload::InPlace;
 
 /// Gives the default build its JavaScript schema host (npm/api.js does, once per instance).
 #[cfg(not(feature = "full"))]
@@ -489,7 +429,8 @@ impl RawServerTool {
             let fault = |e| ServerArgument::Tool.fault(e);
             let read = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
             let tape = read.tape();
-            let out = self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), UNHELD).map_err(fault)?;
+            let out =
+                self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS).map_err(fault)?;
             Ok(out.into_value().to_string())
         })
     }
@@ -508,15 +449,13 @@ impl RawServerTool {
         numbers: u32,
         bytes: u32,
         tag: f64,
-        subjects: Vec<u8>,
     ) -> JsResult<String> {
         lift(|| {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
             let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
             tape::read_or(words, numbers, bytes, corrupt, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
-                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), held)?;
+                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), PAYLOADS)?;
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
             })
         })
@@ -671,7 +610,7 @@ impl RawReceivedTool {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
-            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), UNHELD)?.to_json().to_string())
+            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?.to_json().to_string())
         })
     }
 
@@ -706,13 +645,11 @@ impl RawReceivedTool {
         numbers: u32,
         bytes: u32,
         legacy_structured: Option<String>,
-        subjects: Vec<u8>,
     ) -> JsResult<String> {
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), PAYLOADS)?;
                 Ok(checked.to_json().to_string())
             })
         })
@@ -732,13 +669,11 @@ impl RawReceivedTool {
         bytes: u32,
         legacy_structured: Option<String>,
         tag: f64,
-        subjects: Vec<u8>,
     ) -> JsResult<String> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             tape::read(words, numbers, bytes, |tape| {
-                let held: &dyn PayloadsIn<TapeJson> = &held_reader(subjects);
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), held)?;
+                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), PAYLOADS)?;
                 let out = indexed(&self.inner.route_node(&checked, rule.as_ref()));
                 Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
             })
@@ -760,7 +695,7 @@ impl RawReceivedTool {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
-            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), UNHELD)?;
+            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
             Ok(indexed(&self.inner.route_node(&checked, rule.as_ref())).into_value().to_string())
         })
     }

@@ -37,6 +37,15 @@ pub trait Source: Json {
         None
     }
 
+    /// The payload a node stands for when the binding holds it itself (a tape's held node:
+    /// `crate::tape`): the core reads nothing of it, and asks the binding's host to validate it
+    /// and to write its text (`crate::schema::SchemaHost`); `None` for a node the
+    /// representation holds.
+    #[inline]
+    fn held(_node: &NodeOf<'_, Self>) -> Option<crate::tape::Held> {
+        None
+    }
+
     /// Whether `f` holds for every member (name, node) of `object`, in its order: the loop of
     /// the limits walk's pass over every member. A representation may iterate its storage
     /// itself: jsonschema-value's member iterators are functions of another crate, a call per
@@ -78,6 +87,11 @@ impl Source for crate::tape::TapeJson {
     #[inline]
     fn held_cost(node: &NodeOf<'_, Self>) -> Option<usize> {
         node.held().and_then(|held| usize::try_from(held.cost).ok())
+    }
+
+    #[inline]
+    fn held(node: &NodeOf<'_, Self>) -> Option<crate::tape::Held> {
+        node.held()
     }
 }
 
@@ -222,8 +236,9 @@ pub fn to_value<'v, F: Json>(node: &NodeOf<'v, F>) -> Cow<'v, serde_json::Value>
 }
 
 /// Validates a structured payload where it lives, with [`CompiledSchema::validate`]'s errors.
-/// Without the `validator` feature, or for a schema whose patterns need the regex budget, the
-/// payload is validated as a value.
+/// With the `validator` feature, a schema whose patterns need the regex budget validates the
+/// payload as a value. Without it, the binding's host validates the payload: one it holds by
+/// its slot, a value as the value, any other node from its text (no value is built).
 pub fn validate<'v, F: Source>(schema: &CompiledSchema, node: &NodeOf<'v, F>, path: &str, what: &str) -> Result<()> {
     #[cfg(feature = "validator")]
     if !F::HOLDS_VALUES {
@@ -231,12 +246,57 @@ pub fn validate<'v, F: Source>(schema: &CompiledSchema, node: &NodeOf<'v, F>, pa
             return schema.validate_in(validator, node.clone(), path, what);
         }
     }
+    #[cfg(not(feature = "validator"))]
+    {
+        use crate::schema::Instance;
+        if let Some(held) = F::held(node) {
+            // The regex budget's question is answered by the held node's flag: the core has
+            // nothing of the payload to read.
+            return schema.validate_hosted(held.has_subjects, path, what, |host| {
+                // A fault the host reports (its validator threw, refused the schema) is named at
+                // `path`, the payload's: the answers the held payloads gave before the one seam
+                // (docs/boundary.md, "Host validator ↔ core").
+                host.validate(schema, Instance::Held(held.slot))
+                    .map_err(|e| crate::Error::new(e.code(), path, e.message()))
+            });
+        }
+        if !F::HOLDS_VALUES {
+            return schema.validate_hosted(has_subjects::<F>(node), path, what, |host| {
+                host.validate(schema, Instance::Text(&stringify::<F>(node)))
+            });
+        }
+    }
     schema.validate(&node.to_value(), path, what)
 }
 
+/// Whether the node holds a string or an object member name, at any depth: what a schema's
+/// patterns match, the question a host validator's regex budget asks of a value
+/// (`CompiledSchema::validate_by`), answered without building the value. A payload the binding
+/// holds answers what the binding measured ([`Source::held`]).
+pub fn has_subjects<'v, F: Source>(node: &NodeOf<'v, F>) -> bool {
+    let mut stack = vec![node.clone()];
+    while let Some(node) = stack.pop() {
+        if let Some(held) = F::held(&node) {
+            if held.has_subjects {
+                return true;
+            }
+        } else if node.is_string() || node.as_object().is_some_and(|members| members.len() > 0) {
+            return true;
+        } else if let Some(items) = node.as_array() {
+            stack.extend(items.elements());
+        }
+    }
+    false
+}
+
 /// The payload as `JSON.stringify` writes it, for the legacy mirror. A node of no JSON type (a
-/// representation reads its caller's objects as they come) is written from its value.
-pub fn stringify<'v, F: Json>(node: &NodeOf<'v, F>) -> String {
+/// representation reads its caller's objects as they come) is written from its value. Without
+/// the `validator` feature, a payload the binding holds is written by the binding's host.
+pub fn stringify<'v, F: Source>(node: &NodeOf<'v, F>) -> String {
+    #[cfg(not(feature = "validator"))]
+    if let Some(text) = F::held(node).and_then(|held| crate::schema::held_text(held.slot)) {
+        return text;
+    }
     crate::jsontext::stringify_node::<F, _>(node).unwrap_or_else(|| crate::jsontext::stringify(&node.to_value()))
 }
 

@@ -4,10 +4,11 @@
 //! otherwise, so a payload need not be in the core's own representation.
 //!
 //! [`PayloadsIn`] asks them of a node of any representation (`crate::node`). [`InPlace`] answers
-//! for a representation that holds its payloads itself (a `serde_json::Value`, Python's objects,
-//! a tape without held nodes). A binding whose representation stands in for a payload it holds
-//! answers through its own: the npm package's tape has a held node where each payload sits (the
-//! core says where: [`RESULT`], [`PRODUCED`]), and its seam validates the payload by its slot.
+//! for every representation: a payload the representation holds (a `serde_json::Value`, Python's
+//! objects, a tape's nodes) is read where it is; one the binding holds itself (the npm package's
+//! tape has a held node where each payload sits: the core says where, [`RESULT`], [`PRODUCED`])
+//! is answered from its held node (`node::Source::held`: is it an object) and by the binding's
+//! `schema::SchemaHost` (validated by its slot, its text), the one seam of a host validator.
 //!
 //! Limits: a binding that holds a payload measures it by the core's costs, and the limits walk
 //! charges the held node that cost (`node::Source::held_cost`).
@@ -45,8 +46,9 @@ pub trait PayloadsIn<F: Json> {
     fn stringify(&self, node: &NodeOf<'_, F>) -> Result<String>;
 }
 
-/// The payloads of a representation that holds them itself, read where they are: validated by
-/// [`crate::node::validate`], written by [`crate::node::stringify`].
+/// The payloads of any representation, read where they are: validated by
+/// [`crate::node::validate`], written by [`crate::node::stringify`] (both ask the binding's host
+/// about a payload it holds).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InPlace;
 
@@ -56,7 +58,10 @@ impl<F: Source> PayloadsIn<F> for InPlace {
     }
 
     fn is_object(&self, node: &NodeOf<'_, F>) -> bool {
-        node.json_type() == crate::node::JsonType::Object
+        match F::held(node) {
+            Some(held) => held.is_object,
+            None => node.json_type() == crate::node::JsonType::Object,
+        }
     }
 
     fn stringify(&self, node: &NodeOf<'_, F>) -> Result<String> {

@@ -600,10 +600,29 @@ pub trait SchemaHost {
     /// message says why it cannot.
     fn build(&self, schema: &CompiledSchema) -> std::result::Result<(), String>;
 
-    /// Validates `instance` (a value the core holds: the Rust API's, `ops::run`'s) against the
-    /// built `schema`: `None` when valid, else the [`Violation`]. An error is the binding's own
-    /// fault (its validator threw), with the code the binding gives it.
-    fn validate(&self, schema: &CompiledSchema, instance: &Value) -> Result<Option<Violation>>;
+    /// Validates `instance` against the built `schema`: `None` when valid, else the
+    /// [`Violation`]. An error is the binding's own fault (its validator threw), with the code
+    /// the binding gives it.
+    fn validate(&self, schema: &CompiledSchema, instance: Instance<'_>) -> Result<Option<Violation>>;
+
+    /// The text of the payload the binding holds in `slot` of the call in progress, as
+    /// `JSON.stringify` writes it (the legacy mirror); `None` for a host that holds none.
+    fn held_text(&self, _slot: u32) -> Option<String> {
+        None
+    }
+}
+
+/// What a [`SchemaHost`] validates: the instance in the form the core has it.
+#[derive(Clone, Copy, Debug)]
+pub enum Instance<'a> {
+    /// A value the core holds (the Rust API's, `ops::run`'s).
+    Value(&'a Value),
+    /// A payload as JSON text, written from where it lies (`node::stringify`: no value built),
+    /// for a host that validates outside the core (a JavaScript validator parses it).
+    Text(&'a str),
+    /// The payload the binding holds in this slot of the call in progress (a tape's held node:
+    /// `crate::tape`), which never crossed into the core.
+    Held(u32),
 }
 
 /// What a binding's validator found wrong with a value.
@@ -763,23 +782,27 @@ impl CompiledSchema {
 
     /// Validates `instance` with the host's validator; the error is at `path`.
     pub fn validate(&self, instance: &Value, path: &str, what: &str) -> Result<()> {
-        self.validate_by(has_subjects(instance), path, what, || current_host(&self.path)?.validate(self, instance))
+        let has_subjects = crate::node::has_subjects::<crate::node::SerdeJson>(&instance);
+        self.validate_hosted(has_subjects, path, what, |host| host.validate(self, Instance::Value(instance)))
+    }
+
+    /// [`CompiledSchema::validate_by`] with the host's verdict: `ask` puts the instance to the
+    /// host in the form the caller has it (`node::validate`).
+    pub(crate) fn validate_hosted(
+        &self,
+        has_subjects: bool,
+        path: &str,
+        what: &str,
+        ask: impl FnOnce(&dyn SchemaHost) -> Result<Option<Violation>>,
+    ) -> Result<()> {
+        self.validate_by(has_subjects, path, what, || ask(&*current_host(&self.path)?))
     }
 }
 
-/// Whether `value` holds a string or an object member name (what patterns are matched against).
+/// The text of the payload the host of this call holds in `slot` (`node::stringify`).
 #[cfg(not(feature = "validator"))]
-fn has_subjects(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::String(_) => return true,
-            Value::Object(members) if !members.is_empty() => return true,
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+pub(crate) fn held_text(slot: u32) -> Option<String> {
+    HOST.with(|h| h.borrow().clone()).and_then(|host| host.held_text(slot))
 }
 
 /// A syntactic screen of ECMA-262 patterns, for builds whose validator runs them on a

@@ -32,7 +32,8 @@
 //!   distinct within an object, and compared by bytes (UTF-8: the same as by code points).
 //! - A *held* node stands for a payload the JavaScript side keeps itself: `slot` is its index in
 //!   the caller's array, `cost` the byte cost JS measured, `flags` bit 0 whether it is an
-//!   object; the other bits are zero.
+//!   object, bit 1 whether it has a string or a member name (what a schema's patterns match);
+//!   the other bits are zero.
 //! - A tape is exactly one node (the root) and uses every word, number and byte of its streams.
 //! - Containers nest at most [`MAX_DEPTH_CEILING`] deep (the outermost is at depth 1).
 //! - Lengths and extents are `u32`: a tape has at most `u32::MAX` words, numbers and bytes per
@@ -119,6 +120,10 @@ pub const STRING_WORDS: usize = 2;
 pub const HELD_WORDS: usize = 4;
 /// Bit of a held node's flags: the payload is an object.
 pub const HELD_IS_OBJECT: u32 = 1;
+/// Bit of a held node's flags: the payload has a string or a member name, at any depth (the
+/// regex budget's question, `CompiledSchema::validate_by`, which the core cannot answer by
+/// reading a payload it does not have).
+pub const HELD_HAS_SUBJECTS: u32 = 2;
 
 /// A position in the three streams.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,6 +164,8 @@ pub struct Held {
     pub cost: u32,
     /// Whether the payload is an object.
     pub is_object: bool,
+    /// Whether the payload has a string or a member name ([`HELD_HAS_SUBJECTS`]).
+    pub has_subjects: bool,
 }
 
 fn corrupt(word: usize, what: impl std::fmt::Display) -> Error {
@@ -328,7 +335,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
             }
             kind::HELD => {
                 let flags = word_within(words, at + 3, limit.word)?;
-                if flags & !HELD_IS_OBJECT != 0 {
+                if flags & !(HELD_IS_OBJECT | HELD_HAS_SUBJECTS) != 0 {
                     return Err(corrupt(at, "a held node with unknown flags"));
                 }
                 pos.word += HELD_WORDS;
@@ -472,10 +479,12 @@ impl<'a> TapeNode<'a> {
             return None;
         }
         let word = self.at.word;
+        let flags = self.tape.word(word + 3)?;
         Some(Held {
             slot: self.tape.word(word + 1)?,
             cost: self.tape.word(word + 2)?,
-            is_object: self.tape.word(word + 3)? & HELD_IS_OBJECT != 0,
+            is_object: flags & HELD_IS_OBJECT != 0,
+            has_subjects: flags & HELD_HAS_SUBJECTS != 0,
         })
     }
 
@@ -484,23 +493,6 @@ impl<'a> TapeNode<'a> {
     #[cfg_attr(not(feature = "validator"), inline)]
     pub fn as_str(&self) -> Option<&'a str> {
         self.tape.str_at(self.at)
-    }
-
-    /// Whether the node holds a string or an object member name, at any depth: what a schema's
-    /// patterns match, the question a host validator's regex budget asks of a value
-    /// (`CompiledSchema::validate_by`), answered here without building the value. A held node
-    /// holds neither, as far as the tape tells.
-    pub fn has_subjects(&self) -> bool {
-        let mut stack = vec![*self];
-        while let Some(node) = stack.pop() {
-            if node.as_str().is_some() || node.as_object().is_some_and(|members| members.len() > 0) {
-                return true;
-            }
-            if let Some(items) = node.as_array() {
-                stack.extend(items.elements());
-            }
-        }
-        false
     }
 }
 
@@ -1660,7 +1652,9 @@ mod tests {
             (r#"[{}, {"a": 1}]"#, true),
         ] {
             let buf = encode_text(text).unwrap();
-            assert_eq!(buf.tape().root().has_subjects(), subjects, "{text}");
+            assert_eq!(crate::node::has_subjects::<TapeJson>(&buf.tape().root()), subjects, "{text}");
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(crate::node::has_subjects::<crate::node::SerdeJson>(&&value), subjects, "{text}");
         }
     }
 
@@ -1823,15 +1817,17 @@ mod tests {
     #[test]
     fn held_nodes() {
         use kind::*;
-        let words = [OBJECT, 2, 12, 0, 2, STRING, 1, HELD, 7, 300, 1, STRING, 1, HELD, 8, 12, 0];
+        let words = [OBJECT, 2, 12, 0, 2, STRING, 1, HELD, 7, 300, 1, STRING, 1, HELD, 8, 12, 2];
         let tape = Tape::new(&words, &[], b"ab").unwrap();
         assert_eq!(tape.held_count(), 2);
         let root = tape.root();
         let members = root.as_object().unwrap();
         let a = members.get_str("a").unwrap();
-        assert_eq!(a.held(), Some(Held { slot: 7, cost: 300, is_object: true }));
+        assert_eq!(a.held(), Some(Held { slot: 7, cost: 300, is_object: true, has_subjects: false }));
         let b = members.get(&"b".into()).unwrap();
-        assert_eq!(b.held(), Some(Held { slot: 8, cost: 12, is_object: false }));
+        assert_eq!(b.held(), Some(Held { slot: 8, cost: 12, is_object: false, has_subjects: true }));
+        // What the tape tells of a held payload's subjects is its flag.
+        assert!(!crate::node::has_subjects::<TapeJson>(&a) && crate::node::has_subjects::<TapeJson>(&b));
         for node in [a, b] {
             assert!(node.as_object().is_none() && node.as_array().is_none());
             assert!(node.as_string().is_none() && node.as_number().is_none());
@@ -1846,7 +1842,7 @@ mod tests {
         #[cfg(feature = "validator")]
         assert_eq!(crate::jsontext::stringify_node::<TapeJson, _>(&a), None);
         // Unknown flags, a held node cut short.
-        refused(&[HELD, 0, 0, 2], &[], b"");
+        refused(&[HELD, 0, 0, 4], &[], b"");
         refused(&[HELD, 0, 0], &[], b"");
     }
 

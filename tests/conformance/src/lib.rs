@@ -407,7 +407,7 @@ pub fn run_op(op: &str, input: &Value) -> mcp_outputs::Result<Value> {
 /// provider: its own defaults, no regex budget, formats not asserted (the core's setting).
 #[cfg(not(feature = "validator"))]
 pub mod host {
-    use mcp_outputs::schema::{CompiledSchema, Dialect, SchemaHost, Violation};
+    use mcp_outputs::schema::{CompiledSchema, Dialect, Instance, SchemaHost, Violation};
     use serde_json::{json, Value};
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -449,7 +449,25 @@ pub mod host {
             Ok(())
         }
 
-        fn validate(&self, schema: &CompiledSchema, instance: &Value) -> mcp_outputs::Result<Option<Violation>> {
+        fn validate(&self, schema: &CompiledSchema, instance: Instance<'_>) -> mcp_outputs::Result<Option<Violation>> {
+            // This host holds no payload, and the runner's calls hand it values (`ops::run`);
+            // text is parsed as a JavaScript validator's host parses it.
+            let parsed;
+            let instance = match instance {
+                Instance::Value(value) => value,
+                Instance::Text(text) => {
+                    parsed = serde_json::from_str::<Value>(text)
+                        .map_err(|e| mcp_outputs::Error::new(mcp_outputs::ErrorCode::Malformed, "", e.to_string()))?;
+                    &parsed
+                }
+                Instance::Held(slot) => {
+                    return Err(mcp_outputs::Error::new(
+                        mcp_outputs::ErrorCode::Malformed,
+                        "",
+                        format!("no payload is held here (slot {slot})"),
+                    ))
+                }
+            };
             if !self.built.borrow().contains_key(&schema.id()) {
                 // Built by an earlier host (a schema outlives a call): build it for this one.
                 self.build(schema).map_err(|why| {
