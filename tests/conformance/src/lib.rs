@@ -412,6 +412,12 @@ pub mod host {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
+    thread_local! {
+        /// The payloads a [`held::HeldTape`](crate::held::HeldTape) call holds, by slot, as the
+        /// JavaScript layer holds its caller's.
+        pub(crate) static HELD: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
+    }
+
     /// Validators by schema id, for the host's lifetime (one call).
     #[derive(Default)]
     pub struct Jsonschema {
@@ -450,8 +456,8 @@ pub mod host {
         }
 
         fn validate(&self, schema: &CompiledSchema, instance: Instance<'_>) -> mcp_outputs::Result<Option<Violation>> {
-            // This host holds no payload, and the runner's calls hand it values (`ops::run`);
-            // text is parsed as a JavaScript validator's host parses it.
+            // Text is parsed as a JavaScript validator's host parses it; a held payload is the
+            // one of its slot in the call in progress.
             let parsed;
             let instance = match instance {
                 Instance::Value(value) => value,
@@ -461,11 +467,14 @@ pub mod host {
                     &parsed
                 }
                 Instance::Held(slot) => {
-                    return Err(mcp_outputs::Error::new(
-                        mcp_outputs::ErrorCode::Malformed,
-                        "",
-                        format!("no payload is held here (slot {slot})"),
-                    ))
+                    parsed = held(slot).ok_or_else(|| {
+                        mcp_outputs::Error::new(
+                            mcp_outputs::ErrorCode::Malformed,
+                            "",
+                            format!("no payload is held in slot {slot}"),
+                        )
+                    })?;
+                    &parsed
                 }
             };
             if !self.built.borrow().contains_key(&schema.id()) {
@@ -483,5 +492,264 @@ pub mod host {
                 .err()
                 .map(|e| Violation { detail: e.to_string(), at: e.instance_path().to_string() }))
         }
+
+        fn held_text(&self, slot: u32) -> Option<String> {
+            held(slot).map(|payload| mcp_outputs::jsontext::stringify(&payload))
+        }
+    }
+
+    fn held(slot: u32) -> Option<Value> {
+        let slot = usize::try_from(slot).ok()?;
+        HELD.with(|h| h.borrow().get(slot).cloned())
+    }
+}
+
+/// Check, route and respond over a tape whose payloads are held nodes, each payload kept by the
+/// host ([`host::Jsonschema`]), as the npm package's default build writes a plain result: the
+/// per-call path reads every node with the core's own `payload::InPlace`, and asks the host
+/// (the one seam) to validate a held payload by its slot and for its text.
+#[cfg(not(feature = "validator"))]
+pub mod held {
+    use mcp_outputs::node::Out;
+    use mcp_outputs::ops::{AsValues, Calls};
+    use mcp_outputs::payload::InPlace;
+    use mcp_outputs::tape::{kind, Tape, TapeJson, TapeNode, HELD_HAS_SUBJECTS, HELD_IS_OBJECT};
+    use mcp_outputs::{Audience, Connection, Limits, ReceivedTool, Selector, ServerTool};
+    use serde_json::Value;
+
+    /// [`Calls`] through a tape holding each payload (see the module).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct HeldTape;
+
+    /// A tape's three streams, with the payloads held where the npm package's writer holds
+    /// them (`payload::RESULT` / `PRODUCED`: each output's `structuredContent`, and a result's
+    /// own).
+    #[derive(Default)]
+    struct Writer {
+        words: Vec<u32>,
+        numbers: Vec<f64>,
+        bytes: Vec<u8>,
+        held: Vec<Value>,
+        top_held: bool,
+    }
+
+    fn len32(n: usize) -> u32 {
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    impl Writer {
+        fn string(&mut self, text: &str) {
+            self.words.extend([kind::STRING, len32(text.len())]);
+            self.bytes.extend_from_slice(text.as_bytes());
+        }
+
+        /// `level`: 0 the root, 1 its `outputs`, 2 an output, 3 anything else (api.js's).
+        fn value(&mut self, value: &Value, level: u8) {
+            match value {
+                Value::Null => self.words.push(kind::NULL),
+                Value::Bool(b) => self.words.push(if *b { kind::TRUE } else { kind::FALSE }),
+                Value::Number(n) => {
+                    self.words.push(kind::NUMBER);
+                    self.numbers.push(n.as_f64().unwrap_or(0.0));
+                }
+                Value::String(text) => self.string(text),
+                Value::Array(items) => {
+                    let header = self.open(kind::ARRAY, items.len());
+                    for item in items {
+                        self.value(item, if level == 1 { 2 } else { 3 });
+                    }
+                    self.close(header);
+                }
+                Value::Object(members) => {
+                    let header = self.open(kind::OBJECT, members.len());
+                    for (name, item) in members {
+                        self.string(name);
+                        if ((level == 0 && self.top_held) || level == 2) && name == "structuredContent" {
+                            self.hold(item);
+                        } else {
+                            self.value(item, if level == 0 && name == "outputs" { 1 } else { 3 });
+                        }
+                    }
+                    self.close(header);
+                }
+            }
+        }
+
+        fn hold(&mut self, payload: &Value) {
+            let is_object = if payload.is_object() { HELD_IS_OBJECT } else { 0 };
+            let subjects = mcp_outputs::node::has_subjects::<mcp_outputs::node::SerdeJson>(&payload);
+            let flags = is_object | if subjects { HELD_HAS_SUBJECTS } else { 0 };
+            // Charged 8, as the npm package charges it (its writer bounds the payload's bytes).
+            self.words.extend([kind::HELD, len32(self.held.len()), 8, flags]);
+            self.held.push(payload.clone());
+        }
+
+        fn open(&mut self, found: u32, len: usize) -> [usize; 3] {
+            self.words.extend([found, len32(len), 0, 0, 0]);
+            [self.words.len(), self.numbers.len(), self.bytes.len()]
+        }
+
+        fn close(&mut self, [words, numbers, bytes]: [usize; 3]) {
+            let extents = [self.words.len() - words, self.numbers.len() - numbers, self.bytes.len() - bytes];
+            if let Some(slots) = self.words.get_mut(words - 3..words) {
+                for (slot, extent) in slots.iter_mut().zip(extents) {
+                    *slot = len32(extent);
+                }
+            }
+        }
+    }
+
+    /// Runs `f` over `value`'s tape, its payloads held by the host for the call.
+    fn on_tape<T>(
+        value: &Value,
+        top_held: bool,
+        f: impl FnOnce(&Tape<'_>, &dyn Fn(&TapeNode<'_>) -> Value) -> mcp_outputs::Result<T>,
+    ) -> mcp_outputs::Result<T> {
+        let mut writer = Writer { top_held, ..Writer::default() };
+        writer.value(value, 0);
+        let tape = Tape::new(&writer.words, &writer.numbers, &writer.bytes)?;
+        let held = writer.held;
+        crate::host::HELD.with(|h| *h.borrow_mut() = held.clone());
+        // An answer's held node is the caller's own payload, handed back (api.js, `parseHeld`).
+        let resolve = |node: &TapeNode<'_>| resolved(node, &held);
+        let answer = f(&tape, &resolve);
+        crate::host::HELD.with(|h| h.borrow_mut().clear());
+        answer
+    }
+
+    fn resolved(node: &TapeNode<'_>, held: &[Value]) -> Value {
+        use mcp_outputs::node::{Array as _, Node as _, Object as _};
+        if let Some(h) = node.held() {
+            return usize::try_from(h.slot).ok().and_then(|i| held.get(i)).cloned().unwrap_or(Value::Null);
+        }
+        if let Some(items) = node.as_array() {
+            return Value::Array(items.elements().map(|item| resolved(&item, held)).collect());
+        }
+        if let Some(members) = node.as_object() {
+            return Value::Object(
+                members.members().map(|(k, v): (&str, TapeNode<'_>)| (k.to_owned(), resolved(&v, held))).collect(),
+            );
+        }
+        mcp_outputs::node::to_value::<TapeJson>(node).into_owned()
+    }
+
+    /// Whether the npm package's writer would write `value` as a tape: only within the limits
+    /// (else it is the text path's, whose faults the value path's are).
+    fn written(value: &Value, limits: &Limits) -> bool {
+        limits.check_value(value, "").is_ok()
+    }
+
+    impl Calls for HeldTape {
+        fn check(&self, tool: &ReceivedTool, selectors: &[Selector], result: &Value) -> mcp_outputs::Result<Value> {
+            if !written(result, tool.connection().limits()) {
+                return AsValues.check(tool, selectors, result);
+            }
+            on_tape(result, true, |tape, _| {
+                tool.check_node::<TapeJson, _>(selectors, tape.root(), &InPlace).map(|checked| checked.to_json())
+            })
+        }
+
+        fn route(
+            &self,
+            tool: &ReceivedTool,
+            selectors: &[Selector],
+            rule: Option<&Audience>,
+            result: &Value,
+        ) -> mcp_outputs::Result<Value> {
+            if !written(result, tool.connection().limits()) {
+                return AsValues.route(tool, selectors, rule, result);
+            }
+            on_tape(result, true, |tape, resolve| {
+                let checked = tool.check_node::<TapeJson, _>(selectors, tape.root(), &InPlace)?;
+                Ok(tool.route_node(&checked, rule).to_out().to_value_with(resolve))
+            })
+        }
+
+        fn assemble(
+            &self,
+            tool: &ServerTool,
+            conn: &Connection,
+            selectors: &[Selector],
+            produced: &Value,
+        ) -> mcp_outputs::Result<Value> {
+            if !written(produced, conn.limits()) {
+                return AsValues.assemble(tool, conn, selectors, produced);
+            }
+            on_tape(produced, false, |tape, resolve| {
+                let out: Out<'_, TapeJson> =
+                    tool.assemble_node::<TapeJson, _>(conn, selectors, tape.root(), &InPlace)?;
+                Ok(out.to_value_with(resolve))
+            })
+        }
+    }
+
+    /// Every check, route, respond and scenario case run through [`HeldTape`] against its
+    /// answer through values (`crate::run_op`), then the regex budget's cases
+    /// ([`budget_cases`]): the ids of those that differ, and how many ran.
+    pub fn differences(cases: &[crate::Case]) -> (Vec<String>, usize) {
+        let corpus = cases
+            .iter()
+            .filter(|c| ["check", "route", "respond", "scenario"].contains(&c.op.as_str()))
+            .map(|c| (c.id.clone(), c.op.clone(), c.input.clone()));
+        let mut differ = Vec::new();
+        let mut ran = 0;
+        for (id, op, input) in corpus.chain(budget_cases()) {
+            let values = crate::run_op(&op, &input);
+            let host = std::rc::Rc::new(crate::host::Jsonschema::default());
+            let held = mcp_outputs::schema::with_host(host, || {
+                mcp_outputs::ops::run_with(&op, &input, Limits::default(), &HeldTape)
+            });
+            let same = match (&values, &held) {
+                (Ok(a), Ok(b)) => a == b,
+                (Err(a), Err(b)) => a.to_json() == b.to_json(),
+                _ => false,
+            };
+            // The budget's cases must meet it exactly where the payload has something to match.
+            let budget = id.strip_suffix(" (budget)").map(|_| {
+                let refused = values.as_ref().err().is_some_and(|e| e.message().contains("regex budget"));
+                refused == id.starts_with("refused")
+            });
+            if !same || budget == Some(false) {
+                differ.push(format!("{id}: {values:?} against {held:?}"));
+            }
+            ran += 1;
+        }
+        (differ, ran)
+    }
+
+    /// A schema with a pattern that can backtrack without bound, and payloads with and without
+    /// strings or member names (the held node's `HELD_HAS_SUBJECTS`), through check, route and
+    /// respond: `(id, op, input)`, the id saying whether the budget refuses it.
+    fn budget_cases() -> Vec<(String, String, Value)> {
+        let schema = serde_json::json!({"properties": {"a": {"type": "string", "pattern": "^(a+)+$"}}});
+        let tool = serde_json::json!({"name": "t", "inputSchema": {"type": "object"}, "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "programmatic", "format": "structured", "schema": schema},
+        ]});
+        let requested = serde_json::json!([{"audience": "programmatic", "format": "structured"}]);
+        let payloads = [
+            (serde_json::json!({}), false),
+            (serde_json::json!([1, [null, true, [{}]]]), false),
+            (serde_json::json!(null), false),
+            (serde_json::json!({"a": "aaa"}), true),
+            (serde_json::json!({"b": 1}), true),
+            (serde_json::json!("s"), true),
+            (serde_json::json!([[{"x": 1}]]), true),
+        ];
+        let mut cases = Vec::new();
+        for (payload, refused) in payloads {
+            let outputs =
+                serde_json::json!([{"audience": "programmatic", "format": "structured", "structuredContent": payload}]);
+            let result = serde_json::json!({"resultType": "complete", "outputs": outputs});
+            let id = format!("{} {payload} (budget)", if refused { "refused" } else { "validated" });
+            for op in ["check", "route"] {
+                let input = serde_json::json!({"tool": tool, "requestedOutputs": requested, "result": result});
+                cases.push((id.clone(), op.to_owned(), input));
+            }
+            let input =
+                serde_json::json!({"tool": tool, "requestedOutputs": requested, "produced": {"outputs": outputs}});
+            cases.push((id, "respond".to_owned(), input));
+        }
+        cases
     }
 }
