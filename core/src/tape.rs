@@ -74,7 +74,8 @@
 //!
 //! Even so, a verdict on a tape with held nodes says nothing about their payloads. A caller
 //! checks [`Tape::held_count`] (or `held()` on a node) before validating, and validates held
-//! payloads where they are. [`Node::to_value`] writes a held node as `null` (so a container
+//! payloads where they are: without the `validator` feature, `payload::InPlace` asks the
+//! binding's `schema::SchemaHost` to validate each by its slot (`node::Source::held`). [`Node::to_value`] writes a held node as `null` (so a container
 //! holding one compares, in `const`/`enum`, as if it held `null`; a held node itself equals
 //! nothing), and the core's generic writer ([`crate::jsontext`]'s `stringify_node`) refuses
 //! the node, as it refuses any node of no JSON type. The core's limits walk
