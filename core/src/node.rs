@@ -253,11 +253,7 @@ pub fn validate<'v, F: Source>(schema: &CompiledSchema, node: &NodeOf<'v, F>, pa
             // The regex budget's question is answered by the held node's flag: the core has
             // nothing of the payload to read.
             return schema.validate_hosted(held.has_subjects, path, what, |host| {
-                // A fault the host reports (its validator threw, refused the schema) is named at
-                // `path`, the payload's: the answers the held payloads gave before the one seam
-                // (docs/boundary.md, "Host validator ↔ core").
                 host.validate(schema, Instance::Held(held.slot))
-                    .map_err(|e| crate::Error::new(e.code(), path, e.message()))
             });
         }
         if !F::HOLDS_VALUES {

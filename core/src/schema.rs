@@ -787,7 +787,11 @@ impl CompiledSchema {
     }
 
     /// [`CompiledSchema::validate_by`] with the host's verdict: `ask` puts the instance to the
-    /// host in the form the caller has it (`node::validate`).
+    /// host in the form the caller has it (`node::validate`). One rule places the host's faults,
+    /// whatever form the instance crossed in (a held payload's slot, its text, a value): a schema
+    /// the host refuses is the schema's fault, at the schema's path; the host's own failure on
+    /// this instance (its validator threw, ran out of stack, answered in another shape) is placed
+    /// where the instance is, as its verdict would be.
     pub(crate) fn validate_hosted(
         &self,
         has_subjects: bool,
@@ -795,7 +799,12 @@ impl CompiledSchema {
         what: &str,
         ask: impl FnOnce(&dyn SchemaHost) -> Result<Option<Violation>>,
     ) -> Result<()> {
-        self.validate_by(has_subjects, path, what, || ask(&*current_host(&self.path)?))
+        self.validate_by(has_subjects, path, what, || {
+            ask(&*current_host(&self.path)?).map_err(|fault| match fault.code() {
+                ErrorCode::InvalidSchema | ErrorCode::ExternalRef => fault,
+                code => Error::new(code, path, fault.message()),
+            })
+        })
     }
 }
 
