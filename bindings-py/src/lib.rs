@@ -25,7 +25,7 @@ use mcp_outputs::payload::InPlace;
 use mcp_outputs::planning::Mode;
 
 use mcp_outputs::{
-    Config, Connection, Error, ErrorCode, Limits, Produced, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
+    Config, Connection, Error, ErrorCode, Limits, ProtocolVersion, ReceivedTool, ServerArgument, ServerTool,
 };
 use payload::PlainPayloads;
 use plain::{PlainNode, PyPlain};
@@ -529,13 +529,8 @@ impl PyServerTool {
     ) -> PyResult<Py<PyAny>> {
         guard(py, || {
             let conn = &conn.get().inner;
-            // What the binding reads of a request is the client's fault, as what the core finds
-            // in it is (ServerArgument).
-            let requested = opt_value(requested_outputs, conn.limits())
-                .map_err(|e| ServerArgument::Request.fault(e))
-                .or_raise(py)?;
-            let selection = self.inner.select_json(conn, requested.as_ref()).or_raise(py)?;
-            Ok(to_py(py, &selection)?.unbind())
+            let selection = server_selection(&self.inner, conn, requested_outputs).or_raise(py)?;
+            Ok(to_py(py, &mcp_outputs::selection::to_json(&selection))?.unbind())
         })
     }
 
@@ -566,14 +561,14 @@ impl PyServerTool {
         guard(py, || {
             let conn = &conn.get().inner;
             let limits = conn.limits();
-            let requested =
-                opt_value(requested_outputs, limits).map_err(|e| ServerArgument::Request.fault(e)).or_raise(py)?;
+            // The request first: its faults outrank the produced outputs' (the core's order).
+            let selectors = server_selection(&self.inner, conn, requested_outputs).or_raise(py)?;
             // Plain values are read where they live, by the core, and the result carries the
             // caller's own outputs and payloads (plain.rs).
             let in_place = plain::in_place(produced, || {
                 let node = PlainNode::new(produced.as_borrowed());
                 self.inner
-                    .respond_node::<PyPlain, _>(conn, requested.as_ref(), node, &PlainPayloads)
+                    .respond_selected::<PyPlain, _>(conn, &selectors, node, &PlainPayloads)
                     .map(|out| out_to_py(py, &out).map(Bound::unbind))
             });
             if let Some(answer) = in_place {
@@ -581,13 +576,14 @@ impl PyServerTool {
             }
             // Anything else is read once, as a snapshot, and the result is built from that
             // snapshot alone (docs/boundary.md): nothing of the caller's is handed back, so the
-            // snapshot may be read while other threads run. Produced outputs that cannot be read
-            // rank after the request's own faults (the core decides).
-            let (produced, size) = lenient::argument(produced, limits)
-                .map_err(|fault| self.inner.respond_unread_json(conn, requested.as_ref(), fault))
-                .or_raise(py)?;
-            let result = run_sized(py, size, || self.inner.respond(conn, requested.as_ref(), Produced::new(&produced)))
-                .or_raise(py)?;
+            // snapshot may be read while other threads run. What cannot be read of the produced
+            // outputs is the tool's fault, as what the core finds in them is.
+            let (produced, size) =
+                lenient::argument(produced, limits).map_err(|fault| ServerArgument::Tool.fault(fault)).or_raise(py)?;
+            let result = run_sized(py, size, || {
+                self.inner.respond_selected::<SerdeJson, _>(conn, &selectors, &produced, &InPlace).map(Out::into_value)
+            })
+            .or_raise(py)?;
             Ok(to_py(py, &result)?.unbind())
         })
     }
@@ -833,19 +829,38 @@ fn requested_selection(tool: &ReceivedTool, obj: Option<&Bound<'_, PyAny>>) -> R
     let limits = tool.connection().limits();
     if as_text(obj)?.is_none() {
         // The node is made inside the read: its classification marks a value that is not plain.
-        let walked = plain::in_place(obj, || limits.check_node::<PyPlain>(&PlainNode::new(obj.as_borrowed()), 1, ""));
-        if let Some(Ok(())) = walked {
-            let root = PlainNode::new(obj.as_borrowed());
-            return Ok(mcp_outputs::selection::select_node::<PyPlain>(
-                tool.declaration(),
-                tool.connection(),
-                Some(&root),
-            ));
+        if let Some(selection) =
+            plain::in_place(obj, || tool.selection_node::<PyPlain>(Some(&PlainNode::new(obj.as_borrowed()))))
+        {
+            return Ok(selection);
         }
     }
     // Anything else, and every fault (its code and path are the snapshot reader's), as before.
     let requested = arg(obj, limits, "requestedOutputs")?;
     Ok(tool.selection(Some(&requested.value)))
+}
+
+/// The selection of a request's `requestedOutputs` on the server side (`None` and Python `None`
+/// alike: absent), with the request's code (-32602) on every fault. Plain values are read where
+/// they live (`plain.rs`): the core's limits walk and its selection over the caller's own
+/// objects, no `Value` made of them; any other value is read by the snapshot reader, whose faults
+/// (their code and path) are as before.
+fn server_selection(
+    tool: &ServerTool,
+    conn: &Connection,
+    obj: Option<&Bound<'_, PyAny>>,
+) -> Result<Vec<mcp_outputs::Selector>, Error> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return tool.select(conn, None);
+    };
+    // The node is made inside the read: its classification marks a value that is not plain.
+    if let Some(selection) =
+        plain::in_place(obj, || tool.select_node::<PyPlain>(conn, Some(&PlainNode::new(obj.as_borrowed()))))
+    {
+        return selection;
+    }
+    let requested = lenient::argument(obj, conn.limits()).map_err(|e| ServerArgument::Request.fault(e))?;
+    tool.select(conn, Some(&requested.0))
 }
 
 /// The held selection, for the core's `check_node_then` (an error is cloned: only a failing call

@@ -148,3 +148,57 @@ def test_a_request_that_cannot_be_read_outranks_everything_else() -> None:
         host.check([P, P], over)
     with pytest.raises(mcp_outputs.DuplicateSelectorError):
         host.check([P, P], {"outputs": 3})
+
+
+# The server side (`ServerTool.select`, `respond`): plain values are read where they live too.
+PRODUCED: List[Any] = [
+    {"outputs": [OUTPUT, TEXT]},
+    {"outputs": [OUTPUT]},
+    {"outputs": [{"x": list(range(50))}]},  # over the small limits
+    {"outputs": [dict(OUTPUT, structuredContent=ListSub([1]))]},  # not plain: a snapshot
+    {"outputs": [dict(OUTPUT, structuredContent=math.nan)]},  # cannot be read: the tool's fault
+]
+
+
+def server_forms(request: Any) -> Iterator[Tuple[str, Any]]:
+    """The forms of one request that must answer alike on the server side: the plain value (read
+    in place), a tuple and a list subclass (read as snapshots)."""
+    yield "plain", request
+    if isinstance(request, list):
+        yield "tuple", tuple(request)
+        yield "subclass", ListSub(request)
+
+
+@pytest.mark.parametrize("version", ["2026-12-01", "2025-11-25"])
+@pytest.mark.parametrize("config", CONFIGS, ids=["default", "small"])
+def test_every_form_of_a_request_selects_and_responds_alike_on_the_server(version: str, config: Config) -> None:
+    apps = config is CONFIGS[0]
+    conn = Connection(version, [APPS] if apps else [], config=config)
+    server = mcp_outputs.ServerTool.declare(TOOL if apps else dict(TOOL, outputVariants=TOOL["outputVariants"][:2]))
+    seen = set()
+    for request in REQUESTS + [None]:
+        for form, value in server_forms(request):
+            selected = outcome(lambda: server.select(conn, value))
+            assert selected == outcome(lambda: server.select(conn, request)), (version, request, form)
+            for produced in PRODUCED:
+                answer = outcome(lambda: server.respond(conn, value, produced))
+                assert answer == outcome(lambda: server.respond(conn, request, produced)), (request, produced, form)
+                if answer[0] == "error":
+                    seen.add((answer[2], answer[5]))
+                # A request's fault outranks the produced outputs' (-32602 before -32603).
+                if selected[0] == "error":
+                    assert answer == selected, (request, produced, form)
+    # The cases reach both sides' faults, with their codes.
+    assert ("malformed", -32602) in seen and ("malformed", -32603) in seen, seen
+    if not apps:
+        assert ("limit-exceeded", -32602) in seen and ("limit-exceeded", -32603) in seen, seen
+
+
+def test_a_plain_request_selects_and_responds_as_its_json_on_the_server() -> None:
+    # The selection in request order; the produced payload handed back is the caller's own.
+    conn = Connection(negotiated=[APPS])
+    server = mcp_outputs.ServerTool.declare(TOOL)
+    assert server.select(conn, [P, A]) == json.loads(json.dumps([P, A]))
+    result: Any = server.respond(conn, [A, P], {"outputs": [OUTPUT, TEXT]})
+    assert [(o["audience"], o["format"]) for o in result["outputs"]] == [("assistant", "content"), ("programmatic", "structured")]
+    assert result["outputs"][1]["structuredContent"] is OUTPUT["structuredContent"]

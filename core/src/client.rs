@@ -383,10 +383,13 @@ impl ReceivedTool {
 
     /// Resolves the `requestedOutputs` the client sent (or will send), with `select`'s rules.
     pub fn selection(&self, requested: Option<&Value>) -> Result<Vec<Selector>> {
-        if let Some(requested) = requested {
-            self.conn.limits().check_value(requested, selection::REQUESTED_OUTPUTS)?;
-        }
         selection::select(self.declaration(), &self.conn, requested)
+    }
+
+    /// [`ReceivedTool::selection`] of a request in any representation (`crate::node`), read
+    /// where it lives (the limits walk included), with the same errors.
+    pub fn selection_node<F: Source>(&self, requested: Option<&NodeOf<'_, F>>) -> Result<Vec<Selector>> {
+        selection::select_node::<F>(self.declaration(), &self.conn, requested)
     }
 
     /// Checks a received result against the request (RES-*, ERR-*, SEC-1, SEC-2). Server

@@ -29,9 +29,9 @@ pub fn select(
 }
 
 /// [`select`] of `requestedOutputs` in any representation (`crate::node`), read where it lives:
-/// a binding need not make a `Value` of its caller's request on every call. The caller has
-/// already run the limits walk over `requested` (as [`select`]'s callers do with
-/// [`crate::Limits::check_value`]); the errors are [`select`]'s, in its order.
+/// a binding need not make a `Value` of its caller's request on every call. The limits walk
+/// comes first, at [`REQUESTED_OUTPUTS`], whatever holds the request; then [`select`]'s errors,
+/// in its order.
 pub fn select_node<'v, F: Source>(
     declaration: Option<&Declaration>,
     conn: &Connection,
@@ -40,6 +40,7 @@ pub fn select_node<'v, F: Source>(
     let Some(requested) = requested else {
         return Ok(vec![Selector::fallback()]);
     };
+    conn.limits().check_node::<F>(requested, 1, REQUESTED_OUTPUTS)?;
     let pairs = raw_pairs::<F>(requested, conn.limits())?;
     if conn.version().is_legacy() {
         return Err(Error::new(

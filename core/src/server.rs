@@ -117,10 +117,18 @@ impl ServerTool {
     }
 
     fn select_inner(&self, conn: &Connection, requested: Option<&Value>) -> Result<Vec<Selector>> {
-        if let Some(requested) = requested {
-            conn.limits().check_value(requested, selection::REQUESTED_OUTPUTS)?;
-        }
         selection::select(Some(&self.declaration), conn, requested)
+    }
+
+    /// [`ServerTool::select`] of a request in any representation (`crate::node`), read where it
+    /// lives (the limits walk included), with the same errors and code.
+    pub fn select_node<F: Source>(
+        &self,
+        conn: &Connection,
+        requested: Option<&NodeOf<'_, F>>,
+    ) -> Result<Vec<Selector>> {
+        selection::select_node::<F>(Some(&self.declaration), conn, requested)
+            .map_err(|e| ServerArgument::Request.fault(e))
     }
 
     /// Assembles the CallToolResult for the wire (RES-*, ERR-*, LEG-2..7): selection errors
@@ -140,7 +148,20 @@ impl ServerTool {
         payloads: &P,
     ) -> Result<Out<'v, F>> {
         let selectors = self.select(conn, requested)?;
-        self.assemble_node(conn, &selectors, produced, payloads).map_err(|e| ServerArgument::Tool.fault(e))
+        self.respond_selected(conn, &selectors, produced, payloads)
+    }
+
+    /// [`ServerTool::respond_node`] for a request already selected ([`ServerTool::select`],
+    /// [`ServerTool::select_node`]: its faults come first): the produced outputs' faults are the
+    /// tool's (-32603).
+    pub fn respond_selected<'v, F: Source, P: PayloadsIn<F> + ?Sized>(
+        &self,
+        conn: &Connection,
+        selectors: &[Selector],
+        produced: NodeOf<'v, F>,
+        payloads: &P,
+    ) -> Result<Out<'v, F>> {
+        self.assemble_node(conn, selectors, produced, payloads).map_err(|e| ServerArgument::Tool.fault(e))
     }
 
     /// Assembles a result for selectors already resolved by [`ServerTool::select`].
