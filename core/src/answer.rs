@@ -231,3 +231,105 @@ impl AnswerTape {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::payload::InPlace;
+    use crate::tape::encode;
+    use crate::{Config, Connection, ProtocolVersion, ReceivedTool};
+    use serde_json::json;
+
+    /// An answer tape as a value, an index node as `{"$index": i}`, a held node as
+    /// `{"$held": slot}`; the rest of the stream must be used exactly.
+    fn decode(answer: &AnswerTape) -> Value {
+        fn node(t: &AnswerTape, at: &mut [usize; 3]) -> Value {
+            let word = |i: usize| t.words.get(i).copied().unwrap_or(u32::MAX);
+            let kind = word(at[0]);
+            match kind {
+                kind::NULL | kind::FALSE | kind::TRUE => {
+                    at[0] += 1;
+                    [Value::Null, Value::Bool(false), Value::Bool(true)].get(kind as usize).cloned().unwrap_or_default()
+                }
+                kind::NUMBER => {
+                    at[0] += 1;
+                    at[1] += 1;
+                    json!(t.numbers.get(at[1] - 1).copied().unwrap_or(f64::NAN))
+                }
+                kind::STRING | NAME => {
+                    let n = word(at[0] + 1) as usize;
+                    at[0] += 2;
+                    if kind == NAME {
+                        return json!(NAMES.get(n).copied().unwrap_or("?"));
+                    }
+                    at[2] += n;
+                    json!(String::from_utf8_lossy(t.bytes.get(at[2] - n..at[2]).unwrap_or_default()))
+                }
+                kind::ARRAY | kind::OBJECT => {
+                    let (len, extent) = (word(at[0] + 1) as usize, word(at[0] + 2) as usize);
+                    at[0] += CONTAINER_WORDS;
+                    let start = at[0];
+                    let value = if kind == kind::ARRAY {
+                        Value::Array((0..len).map(|_| node(t, at)).collect())
+                    } else {
+                        Value::Object(
+                            (0..len).map(|_| (node(t, at).as_str().unwrap_or("?").to_owned(), node(t, at))).collect(),
+                        )
+                    };
+                    assert_eq!(at[0] - start, extent, "a container's word extent");
+                    value
+                }
+                kind::HELD => {
+                    at[0] += 4;
+                    json!({"$held": word(at[0] - 3)})
+                }
+                INDEX => {
+                    at[0] += 2;
+                    json!({"$index": word(at[0] - 1)})
+                }
+                other => panic!("kind {other}"),
+            }
+        }
+        let mut at = [0; 3];
+        let value = node(answer, &mut at);
+        assert_eq!(at, [answer.words.len(), answer.numbers.len(), answer.bytes.len()]);
+        value
+    }
+
+    #[test]
+    fn a_route_names_each_output_by_its_index_and_copies_the_rest() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "outputVariants": [
+            {"audience": "assistant", "format": "content"},
+            {"audience": "user", "format": "content"},
+            {"audience": "programmatic", "format": "structured", "schema": {"type": "object"}},
+        ]});
+        let conn = Connection::new(ProtocolVersion::V2026_12_01, vec![], Config::new());
+        let host = ReceivedTool::accept(&tool, &conn).unwrap();
+        let requested = json!([
+            {"audience": "user", "format": "content"},
+            {"audience": "programmatic", "format": "structured"},
+            {"audience": "assistant", "format": "content"},
+        ]);
+        let selectors = host.selection(Some(&requested)).unwrap();
+        let result = json!({"outputs": [
+            {"audience": "user", "format": "content", "content": [{"type": "text", "text": "é"}]},
+            {"audience": "programmatic", "format": "structured", "structuredContent": {"n": 1.5}},
+            {"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "a"}]},
+        ], "_meta": {"x.y/z": 1}});
+        let buf = encode(&result);
+        let tape = buf.tape();
+        let checked = host.check_node::<crate::tape::TapeJson, _>(&selectors, tape.root(), &InPlace).unwrap();
+        let route = host.route_node(&checked, None);
+        let mut answer = AnswerTape::default();
+        answer.write_route(&route);
+        let mut expected = route.to_json();
+        for (list, index) in [("user", 0), ("programmatic", 1), ("model", 2)] {
+            expected[list] = json!([{"$index": index}]);
+        }
+        assert_eq!(decode(&answer), expected);
+        // Strings of the table are name nodes; any other string is written out.
+        answer.write_value(&json!({"resultType": "input_required", "other": "é", "n": [1, 2.5, null, true]}));
+        assert_eq!(decode(&answer), json!({"resultType": "input_required", "other": "é", "n": [1.0, 2.5, null, true]}));
+        assert_eq!(answer.words.iter().filter(|w| **w == NAME).count(), 2);
+    }
+}
