@@ -542,7 +542,9 @@ function tapeWriter(raw, positions, holds) {
    * caller sends it as text); or `null` when the result is not plain data (the text path's then). */
   return function write(result, lim, which, request = undefined) {
     topHeld = which === "result";
-    if (W.buffer !== memory.buffer) view();
+    // A grown memory detaches the buffer the views were made on, and a detached view's length
+    // is 0 (the areas never are): cheaper than asking the memory for its buffer on every call.
+    if (W.length === 0) view();
     at = 0;
     num = 0;
     byte = 0;
@@ -695,7 +697,9 @@ function answerReader(raw) {
   };
   /** The answer whose header is at `header`, `payloads` and `outputs` the call's. */
   return function read(header, payloads, outputs) {
-    if (memory.buffer !== buffer) {
+    // The views over the whole memory, made again once a grown memory detached them (a
+    // detached view's length is 0).
+    if (U32 === null || U32.length === 0) {
       buffer = memory.buffer;
       U32 = new Uint32Array(buffer);
       F64 = new Float64Array(buffer);
