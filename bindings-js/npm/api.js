@@ -340,8 +340,8 @@ function serialize(root, what, limits, spans = null) {
   return out;
 }
 
-// How many payloads one call may hold: the core's answer names each as `TAG + slot`, and `TAG`
-// is a multiple of 2^20 (see `bind`).
+// How many payloads one call may hold (each a slot of the call's held nodes); past that, the
+// call takes the text path.
 const MAX_HELD = 2 ** 20;
 
 // ---- The tape ----------------------------------------------------------------------------------
@@ -535,29 +535,187 @@ function tapeWriter(raw, positions, holds) {
     if (bound > limit) throw NOT_PLAIN;
   };
 
-  /** `result` (`which`: "result" or "produced") written as a tape under `lim`: `{words,
-   * numbers, bytes, payloads, outputs}`, or `null` when it is not plain data (the text path's
-   * then). */
-  return function write(result, lim, which) {
+  /** `result` (`which`: "result" or "produced") written as a tape under `lim`, after the tape of
+   * `request` (the requested outputs, when given and plain data): `{request, words, numbers,
+   * bytes, payloads, outputs}`, `request` the request tape's `[words, numbers, bytes]`
+   * at the start of the areas (the result's follows it) or `null` when it was not written (the
+   * caller sends it as text); or `null` when the result is not plain data (the text path's then). */
+  return function write(result, lim, which, request = undefined) {
     topHeld = which === "result";
-    if (W.buffer !== memory.buffer) view();
+    // A grown memory detaches the buffer the views were made on, and a detached view's length
+    // is 0 (the areas never are): cheaper than asking the memory for its buffer on every call.
+    if (W.length === 0) view();
     at = 0;
     num = 0;
     byte = 0;
-    bound = 0;
     // UTF-8 takes at most 3 bytes per code unit: within a third of maxBytes (and of what a JS
     // string can hold), the text is surely within maxBytes.
     limit = Math.floor(Math.min(lim.maxBytes, MAX_JS_STRING) / 3);
     limits = lim;
     payloads = [];
     outputs = [];
+    let written = null;
+    if (request !== undefined) {
+      // Nothing of a request is held (level 3: no payload position); its bound is its own.
+      bound = 0;
+      try {
+        value(request, 1, 3);
+        written = [at, num, byte];
+      } catch (e) {
+        if (e !== NOT_PLAIN) throw e;
+        at = 0;
+        num = 0;
+        byte = 0;
+      }
+    }
+    const [at0, num0, byte0] = [at, num, byte];
+    bound = 0;
     try {
       value(result, 1, 0);
     } catch (e) {
       if (e === NOT_PLAIN) return null;
       throw e;
     }
-    return { words: at, numbers: num, bytes: byte, payloads, outputs };
+    return {
+      request: written,
+      words: at - at0,
+      numbers: num - num0,
+      bytes: byte - byte0,
+      payloads,
+      outputs,
+    };
+  };
+}
+
+// ---- Answers ------------------------------------------------------------------------------------
+//
+// The answer of a tape call is a tape too, written by the core into the wasm memory
+// (core/src/answer.rs: the tape format plus an index node, `[8, i]`, for the caller's own output
+// `i`, and a name node, `[9, id]`, for a string of the core's table; a held node stands for the
+// caller's payload of its slot). The call answers the address of
+// a header, `[words, wordCount, numbers, numberCount, bytes, byteCount]`; this reader builds the
+// answer's objects from views over the memory and puts the caller's own outputs and payloads at
+// the index and held nodes. The core decides what each position is; this only adapts.
+
+const INDEX_NODE = 8;
+// `[9, id]`: a string of the core's table (`answerNames`: the protocol's member names and words),
+// decoded once per instance.
+const NAME_NODE = 9;
+// ASCII strings up to this many bytes are built by a loop, longer ones by TextDecoder (its call
+// and view cost about 100 ns whatever the length; the loop 25-35 ns at 4 bytes, about 100 at 10,
+// 240 at 32: Node 20, CPU time).
+const SHORT_TEXT = 8;
+
+function answerReader(raw) {
+  const memory = raw.wasmMemory();
+  const decoder = new TextDecoder();
+  const NAMES = JSON.parse(raw.answerNames());
+  let buffer = null;
+  let U32 = null;
+  let F64 = null;
+  let U8 = null;
+  let w = 0;
+  let f = 0;
+  let b = 0;
+  let held = null;
+  let outs = null;
+  const text = (n) => {
+    const start = b;
+    const end = (b += n);
+    if (n <= SHORT_TEXT) {
+      let s = "";
+      let i = start;
+      for (; i < end; i++) {
+        const c = U8[i];
+        if (c >= 0x80) break;
+        s += String.fromCharCode(c);
+      }
+      if (i === end) return s;
+    }
+    return decoder.decode(U8.subarray(start, end));
+  };
+  // Recursive, as deep as the answer nests (within the limits' depth, as the core's writer).
+  const node = () => {
+    switch (U32[w]) {
+      case 0:
+        w += 1;
+        return null;
+      case 1:
+        w += 1;
+        return false;
+      case 2:
+        w += 1;
+        return true;
+      case 3:
+        w += 1;
+        return F64[f++];
+      case 4: {
+        const n = U32[w + 1];
+        w += 2;
+        return text(n);
+      }
+      case NAME_NODE: {
+        const id = U32[w + 1];
+        w += 2;
+        return NAMES[id];
+      }
+      case 5: {
+        const n = U32[w + 1];
+        w += 5;
+        const items = [];
+        for (let i = 0; i < n; i++) items.push(node());
+        return items;
+      }
+      case 6: {
+        const n = U32[w + 1];
+        w += 5;
+        const members = {};
+        for (let i = 0; i < n; i++) {
+          const key = U32[w] === NAME_NODE ? NAMES[U32[w + 1]] : text(U32[w + 1]);
+          w += 2;
+          const item = node();
+          // As JSON.parse makes it: an own member, never the prototype.
+          if (key === "__proto__") Object.defineProperty(members, key, { value: item, writable: true, enumerable: true, configurable: true });
+          else members[key] = item;
+        }
+        return members;
+      }
+      case 7: {
+        const slot = U32[w + 1];
+        w += 4;
+        return held[slot];
+      }
+      case INDEX_NODE: {
+        const i = U32[w + 1];
+        w += 2;
+        return outs[i];
+      }
+      default:
+        throw new Error(`corrupt answer tape: kind ${U32[w]} at word ${w}`);
+    }
+  };
+  /** The answer whose header is at `header`, `payloads` and `outputs` the call's. */
+  return function read(header, payloads, outputs) {
+    // The views over the whole memory, made again once a grown memory detached them (a
+    // detached view's length is 0).
+    if (U32 === null || U32.length === 0) {
+      buffer = memory.buffer;
+      U32 = new Uint32Array(buffer);
+      F64 = new Float64Array(buffer);
+      U8 = new Uint8Array(buffer);
+    }
+    const h = header >>> 2;
+    w = U32[h] >>> 2;
+    f = U32[h + 2] >>> 3;
+    b = U32[h + 4];
+    held = payloads;
+    outs = outputs;
+    try {
+      return node();
+    } finally {
+      held = null;
+      outs = null;
+    }
   };
 }
 
@@ -717,20 +875,29 @@ export function bind(load) {
   const codes = Object.freeze(parse(engine.raw.errorCodes()));
   const defaultLimits = Object.freeze(parse(engine.raw.limitsOf(undefined)));
   const hasValidator = engine.raw.hasValidator();
-  // Where the core says payloads sit, and this instance's placeholder tag: a random multiple of
-  // 2^20 in [2^52, 2^53), so that `tag + slot` is an exact integer in JavaScript and in Rust.
+  // Where the core says payloads sit.
   const positions = parse(engine.raw.payloadPositions());
-  const TAG = 2 ** 52 + Math.floor(Math.random() * 2 ** 32) * 2 ** 20;
-  // The tape writer of the instance in use (rebuilt with it: each has its own memory).
+  // The tape writer and the answer reader of the instance in use (rebuilt with it: each has its
+  // own memory).
   let tape = null;
+  let answer = null;
   let tapeOf = null;
-  const writeTape = (value, limits, which = "result") => {
+  const writeTape = (value, limits, which, request) => {
     if (tapeOf !== engine) {
       tapeOf = engine;
       tape = tapeWriter(engine.raw, positions, !hasValidator);
+      answer = tape === null ? null : answerReader(engine.raw);
     }
-    return tape === null ? null : tape(value, limits, which);
+    return tape === null ? null : tape(value, limits, which, request);
   };
+  // The answer of a tape call (its header's address), with the call's own outputs and payloads;
+  // read inside `call`, where a corrupt answer is the engine's fault (restarted, `malformed`), as
+  // a trap is.
+  const readAnswer = (header, t) => answer(header, t.payloads, t.outputs);
+  // The requested outputs as text, unless they crossed as a tape (`t.request`).
+  const requestText = (t, requestedOutputs, limits) =>
+    t !== null && t.request !== null ? undefined : optValue(requestedOutputs, "requestedOutputs", limits);
+  const requestArgs = (t) => (t.request === null ? [0, 0, 0] : t.request);
 
   // Runs `fn` with `hold`'s payloads answering the core's questions.
   function holding(hold, fn) {
@@ -741,20 +908,6 @@ export function bind(load) {
     } finally {
       held = outer;
     }
-  }
-
-  // JSON text of the core with each placeholder of `hold` read as the caller's own payload.
-  function parseHeld(text, hold) {
-    if (hold.payloads.length === 0) return JSON.parse(text);
-    const end = TAG + hold.payloads.length;
-    const restore = (v) => {
-      if (typeof v === "number") return v >= TAG && v < end ? hold.payloads[v - TAG] : v;
-      if (v === null || typeof v !== "object") return v;
-      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = restore(v[i]);
-      else for (const key of Object.keys(v)) v[key] = restore(v[key]);
-      return v;
-    };
-    return restore(JSON.parse(text));
   }
 
   // A `validator` option: a provider in the default build; the full build takes none.
@@ -993,14 +1146,19 @@ export function bind(load) {
     respond(connection, requestedOutputs, produced) {
       own(this, ServerTool, "ServerTool");
       const c = connOf(connection);
-      const reqText = optValue(requestedOutputs, "requestedOutputs", c._limits);
-      const t = writeTape(produced, c._limits, "produced");
+      // The requested outputs cross as a tape when they are plain data, else as text (read
+      // first, as before: writing the tapes runs no code of the caller's).
+      const t = writeTape(produced, c._limits, "produced", requestedOutputs);
+      const reqText = requestText(t, requestedOutputs, c._limits);
       if (t !== null) {
         // Plain data throughout: the result carries the caller's own payload objects.
-        const answer = this._call(() =>
-          holding(t, () => this._handle().respondTape(c._handle(), reqText, t.words, t.numbers, t.bytes, TAG)),
+        const [rw, rn, rb] = requestArgs(t);
+        return this._call(() =>
+          readAnswer(
+            holding(t, () => this._handle().respondTape(c._handle(), reqText, rw, rn, rb, t.words, t.numbers, t.bytes)),
+            t,
+          ),
         );
-        return parseHeld(answer, t);
       }
       // Anything else as JSON text, read once (the wasm reads the text into a tape).
       const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
@@ -1073,12 +1231,15 @@ export function bind(load) {
      * `options.legacyStructured` (a local rule for an older server, LEG-8) is only validated. */
     check(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
-      const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const t = this._result(reqText, options, () => writeTape(result, this._limits));
+      // The requested outputs cross as a tape when they are plain data, else as text (read
+      // first, as before: writing the tapes runs no code of the caller's).
+      const t = writeTape(result, this._limits, "result", requestedOutputs);
+      const reqText = requestText(t, requestedOutputs, this._limits);
       if (t !== null) {
         const rule = legacyRule(options, this._limits);
-        return parse(
-          this._call(() => holding(t, () => this._handle().checkTape(reqText, t.words, t.numbers, t.bytes, rule))),
+        const [rw, rn, rb] = requestArgs(t);
+        return this._call(() =>
+          readAnswer(holding(t, () => this._handle().checkTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, rule)), t),
         );
       }
       const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits));
@@ -1112,16 +1273,18 @@ export function bind(load) {
      * `options.legacyStructured` names the consumer of a legacy `structuredContent` (LEG-8). */
     route(requestedOutputs, result, options) {
       own(this, ReceivedTool, "ReceivedTool");
-      const reqText = optValue(requestedOutputs, "requestedOutputs", this._limits);
-      const t = this._result(reqText, options, () => writeTape(result, this._limits));
+      // The requested outputs cross as a tape when they are plain data, else as text (read
+      // first, as before: writing the tapes runs no code of the caller's).
+      const t = writeTape(result, this._limits, "result", requestedOutputs);
+      const reqText = requestText(t, requestedOutputs, this._limits);
       if (t !== null) {
         // Plain data throughout: each routed output is the caller's own object, as read for the
         // tape, and each payload the route names the caller's own payload.
         const rule = legacyRule(options, this._limits);
-        const answer = this._call(() =>
-          holding(t, () => this._handle().routeTape(reqText, t.words, t.numbers, t.bytes, rule, TAG)),
+        const [rw, rn, rb] = requestArgs(t);
+        return this._call(() =>
+          readAnswer(holding(t, () => this._handle().routeTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, rule)), t),
         );
-        return withOutputs(parseHeld(answer, t), (i) => t.outputs[i]);
       }
       // Anything else as JSON text, read once: each routed output is parsed from the text that
       // was checked.

@@ -12,9 +12,12 @@
 //! a tape the JavaScript layer writes into this module's memory (`mcp_outputs::tape`: checked in
 //! one pass, read where it lies); anything else, and every cold argument (declarations, options,
 //! tools/list), crosses as JSON text the core reads under its [`Limits`](mcp_outputs::Limits)
-//! (the per-call texts into a tape, `tape::parse_text`). Answers go back as JSON text that names
-//! the caller's outputs and held payloads by position, and the JavaScript layer puts the
-//! caller's own objects there (docs/boundary.md). Errors are thrown as an object carrying the core's
+//! (the per-call texts into a tape, `tape::parse_text`). The requested outputs of a tape call
+//! cross as a tape of their own, before the result's, when they are plain data. The answer of a
+//! tape call is a tape in this module's memory (`mcp_outputs::answer`: index nodes name the
+//! caller's outputs, held nodes its payloads), which the JavaScript layer reads into objects with
+//! the caller's own at those nodes; the text entry points answer JSON text (docs/boundary.md).
+//! Errors are thrown as an object carrying the core's
 //! [`Error::to_json`] in its `mcpOutputs` property; the JavaScript layer rethrows them as
 //! `McpOutputsError`. There is no protocol logic here: every decision is the core's.
 
@@ -426,37 +429,52 @@ impl RawServerTool {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
             let selectors = self.inner.select(conn, requested.as_ref())?;
-            let fault = |e| ServerArgument::Tool.fault(e);
-            let read = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced").map_err(fault)?;
+            let read = mcp_outputs::tape::parse_text(conn.limits(), &produced, "produced")
+                .map_err(|e| ServerArgument::Tool.fault(e))?;
             let tape = read.tape();
-            let out =
-                self.inner.assemble_node::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS).map_err(fault)?;
+            let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
             Ok(out.into_value().to_string())
         })
     }
 
     /// `respond` of produced outputs the JavaScript layer wrote as a tape (see
-    /// `RawReceivedTool::check_tape`): the wire result as JSON text, each held payload it
-    /// carries (default build) as `tag + slot`, for the JavaScript layer to put its caller's own
-    /// payload back.
+    /// `RawReceivedTool::check_tape`), the requested outputs as a tape before it (`req_*`, when
+    /// they are plain data) or as JSON text: the address of the answer's header (`mod
+    /// answer`), the wire result written as a tape, each held payload it carries (default
+    /// build) a held node, for the JavaScript layer to put its caller's own payload back.
     #[wasm_bindgen(js_name = respondTape)]
     #[allow(clippy::too_many_arguments)]
     pub fn respond_tape(
         &self,
         conn: &RawConnection,
         requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
         words: u32,
         numbers: u32,
         bytes: u32,
-        tag: f64,
-    ) -> JsResult<String> {
+    ) -> JsResult<u32> {
         lift(|| {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
-            let corrupt = |e| self.inner.respond_unread_json(conn, requested.as_ref(), e);
-            tape::read_or(words, numbers, bytes, corrupt, |tape| {
-                let out = self.inner.respond_node::<TapeJson, _>(conn, requested.as_ref(), tape.root(), PAYLOADS)?;
-                Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
+            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
+                let request_fault = |e| ServerArgument::Request.fault(e);
+                // `ServerTool::respond_node`'s order: the request's faults, then the produced
+                // outputs' (a tape that does not check out among them).
+                let selectors = match request.map_err(request_fault)? {
+                    Some(request) => {
+                        let root = request.tape.root();
+                        // What the text path's parse reports (`Limits::parse_text`'s walk, its
+                        // paths within the request), over the tape.
+                        conn.limits().check_node::<TapeJson>(&root, 1, "").map_err(request_fault)?;
+                        self.inner.select_node::<TapeJson>(conn, Some(&root))?
+                    }
+                    None => self.inner.select(conn, requested.as_ref())?,
+                };
+                let tape = result.map_err(|e| ServerArgument::Tool.fault(e))?;
+                let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
+                Ok(answer::give(|a| a.write_out(&out)))
             })
         })
     }
@@ -554,7 +572,15 @@ pub struct RawReceivedTool {
     /// The selectors of the last requested outputs (their JSON text, `None` for none) on the
     /// held paths: a host sends the same request call after call, and reading and resolving it
     /// again was a tenth of a small call.
-    last_selection: std::cell::RefCell<Option<(Option<String>, Selectors)>>,
+    last_selection: std::cell::RefCell<Option<(Asked, Selectors)>>,
+}
+
+/// The requested outputs of the last call on a held path: their JSON text (`None` for none), or
+/// their tape's streams (numbers by their bits).
+#[derive(Debug)]
+enum Asked {
+    Text(Option<String>),
+    Tape(Vec<u32>, Vec<u64>, Vec<u8>),
 }
 
 /// Resolved selectors, shared between the cache and the call that uses them.
@@ -636,46 +662,58 @@ impl RawReceivedTool {
 
     /// `check` of a result the JavaScript layer wrote as a tape ([`tape_area`]: `words`,
     /// `numbers` and `bytes` long), its structured payloads held there (default build) or
-    /// written in it (full build).
+    /// written in it (full build); the requested outputs as a tape before it (`req_*`, when they
+    /// are plain data) or as JSON text. The address of the answer's header (`mod answer`).
     #[wasm_bindgen(js_name = checkTape)]
+    #[allow(clippy::too_many_arguments)]
     pub fn check_tape(
         &self,
         requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
         words: u32,
         numbers: u32,
         bytes: u32,
         legacy_structured: Option<String>,
-    ) -> JsResult<String> {
+    ) -> JsResult<u32> {
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            tape::read(words, numbers, bytes, |tape| {
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), PAYLOADS)?;
-                Ok(checked.to_json().to_string())
+            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
+                let tape = result?;
+                let checked =
+                    self.inner.check_node_then(|| self.selection(requested, request?), tape.root(), PAYLOADS)?;
+                Ok(answer::give(|a| a.write_value(&checked.to_json())))
             })
         })
     }
 
-    /// `route` of a result written as a tape (see [`RawReceivedTool::check_tape`]): each routed
-    /// output of `result.outputs` as its index there, every held payload the route names (the
-    /// View, a legacy structured output) as `tag + slot`, for the JavaScript layer to put its
-    /// caller's own objects in their place.
+    /// `route` of a result written as a tape (see [`RawReceivedTool::check_tape`]): the address
+    /// of the answer's header (`mod answer`), the route written as a tape where each routed
+    /// output of `result.outputs` is an index node and every held payload it names (the View, a
+    /// legacy structured output) a held node, for the JavaScript layer to put its caller's own
+    /// objects in their place.
     #[wasm_bindgen(js_name = routeTape)]
     #[allow(clippy::too_many_arguments)]
     pub fn route_tape(
         &self,
         requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
         words: u32,
         numbers: u32,
         bytes: u32,
         legacy_structured: Option<String>,
-        tag: f64,
-    ) -> JsResult<String> {
+    ) -> JsResult<u32> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            tape::read(words, numbers, bytes, |tape| {
-                let checked = self.inner.check_node_then(|| self.selection(requested), tape.root(), PAYLOADS)?;
-                let out = indexed(&self.inner.route_node(&checked, rule.as_ref()));
-                Ok(out.to_value_with(&|node| tape::referenced(node, held_tag(tag))).to_string())
+            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
+                let tape = result?;
+                let checked =
+                    self.inner.check_node_then(|| self.selection(requested, request?), tape.root(), PAYLOADS)?;
+                let route = self.inner.route_node(&checked, rule.as_ref());
+                Ok(answer::give(|a| a.write_route(&route)))
             })
         })
     }
@@ -702,18 +740,42 @@ impl RawReceivedTool {
 }
 
 impl RawReceivedTool {
-    /// The selectors of `requested` (JSON text), read once for a request equal to the last
-    /// call's.
-    fn selection(&self, requested: Option<String>) -> mcp_outputs::Result<Selectors> {
-        if let Some((text, selectors)) = &*self.last_selection.borrow() {
-            if *text == requested {
+    /// The selectors of the requested outputs (a tape JavaScript wrote, else JSON text or none),
+    /// read once for a request equal to the last call's: compared by its text, or by its tape's
+    /// streams, which JavaScript writes anew from the caller's value on every call (so a request
+    /// array the caller changed between two calls is read again).
+    fn selection(&self, requested: Option<String>, tape: Option<tape::Request<'_>>) -> mcp_outputs::Result<Selectors> {
+        if let Some((asked, selectors)) = &*self.last_selection.borrow() {
+            let same = match (asked, &tape) {
+                (Asked::Tape(words, numbers, bytes), Some(t)) => {
+                    words.as_slice() == t.words
+                        && bytes.as_slice() == t.bytes
+                        && numbers.len() == t.numbers.len()
+                        && numbers.iter().zip(t.numbers).all(|(a, b)| *a == b.to_bits())
+                }
+                (Asked::Text(text), None) => *text == requested,
+                _ => false,
+            };
+            if same {
                 return Ok(selectors.clone());
             }
         }
         let limits = self.inner.connection().limits();
-        let read = requested.as_deref().map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
-        let selectors: Selectors = self.inner.selection(read.as_ref())?.into();
-        *self.last_selection.borrow_mut() = Some((requested, selectors.clone()));
+        let (asked, selectors): (Asked, Selectors) = match tape {
+            Some(t) => {
+                // `parse_text`'s limits walk, over the tape (the same caps, costs and errors).
+                let root = t.tape.root();
+                limits.check_node::<TapeJson>(&root, 1, "")?;
+                let selectors = self.inner.selection_node::<TapeJson>(Some(&root))?;
+                let numbers = t.numbers.iter().map(|n| n.to_bits()).collect();
+                (Asked::Tape(t.words.to_vec(), numbers, t.bytes.to_vec()), selectors.into())
+            }
+            None => {
+                let read = requested.as_deref().map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
+                (Asked::Text(requested), self.inner.selection(read.as_ref())?.into())
+            }
+        };
+        *self.last_selection.borrow_mut() = Some((asked, selectors.clone()));
         Ok(selectors)
     }
 }
@@ -750,17 +812,6 @@ fn server_requested(conn: &Connection, requested: Option<String>) -> mcp_outputs
         .map(|t| conn.limits().parse_text(&t, "requestedOutputs"))
         .transpose()
         .map_err(|e| ServerArgument::Request.fault(e))
-}
-
-/// The placeholder tag of a held call, as JavaScript gives it (an integer below 2^53).
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-fn held_tag(tag: f64) -> u64 {
-    if (0.0..9_007_199_254_740_992.0).contains(&tag) {
-        tag as u64
-    } else {
-        // Not a tag JavaScript makes: no placeholder can match it.
-        u64::MAX
-    }
 }
 
 /// Where structured payloads sit in what a host checks (`result`) and what a server responds
@@ -871,9 +922,7 @@ impl RawSchema {
 /// wasm memory, grown on request, that npm/api.js views as typed arrays and fills in one pass;
 /// the core reads them where they lie (`mcp_outputs::tape`), after checking them.
 mod tape {
-    use mcp_outputs::node::Node as _;
-    use mcp_outputs::tape::{Tape, TapeJson, TapeNode};
-    use serde_json::Value;
+    use mcp_outputs::tape::Tape;
     use std::cell::RefCell;
 
     #[derive(Default)]
@@ -915,48 +964,71 @@ mod tape {
         })
     }
 
-    /// Runs `f` over the tape the JavaScript layer wrote: the first `words`, `numbers` and
-    /// `bytes` of the areas, checked first (`Tape::new`).
-    pub fn read<T>(
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        f: impl FnOnce(&Tape<'_>) -> mcp_outputs::Result<T>,
-    ) -> mcp_outputs::Result<T> {
-        read_or(words, numbers, bytes, |e| e, f)
+    /// The extents of a tape in the areas: words, numbers, bytes.
+    pub type Extents = [u32; 3];
+
+    /// The requested outputs of plain data, as a tape the JavaScript layer wrote, with its
+    /// streams (what the selection cache compares).
+    pub struct Request<'a> {
+        pub tape: Tape<'a>,
+        pub words: &'a [u32],
+        pub numbers: &'a [f64],
+        pub bytes: &'a [u8],
     }
 
-    /// [`read`], a tape that does not check out answered by `corrupt` (a server's respond puts
-    /// its code on it).
-    pub fn read_or<T>(
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        corrupt: impl FnOnce(mcp_outputs::Error) -> mcp_outputs::Error,
-        f: impl FnOnce(&Tape<'_>) -> mcp_outputs::Result<T>,
-    ) -> mcp_outputs::Result<T> {
+    /// Runs `f` over what the JavaScript layer wrote, each tape checked (`Tape::new`): the
+    /// requested outputs' tape at the start of the areas when `request` has words (`None` when
+    /// it has none: no request, or one that crossed as text), then the result's (`result`). The
+    /// caller decides which fault comes first.
+    pub fn read<T>(
+        request: Extents,
+        result: Extents,
+        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
+    ) -> T {
         AREAS.with(|areas| {
             let areas = areas.borrow();
-            let part = |len: u32, all: usize| usize::try_from(len).ok().filter(|n| *n <= all);
-            let (Some(w), Some(n), Some(b)) =
-                (part(words, areas.words.len()), part(numbers, areas.numbers.len()), part(bytes, areas.bytes.len()))
-            else {
-                return Err(mcp_outputs::Error::new(
+            // A stream's part from `start`, `len` long, when the area holds it.
+            fn part<E>(area: &[E], start: u32, len: u32) -> Option<&[E]> {
+                let start = usize::try_from(start).ok()?;
+                area.get(start..start.checked_add(usize::try_from(len).ok()?)?)
+            }
+            let streams = |start: Extents, len: Extents| match (
+                part(&areas.words, start[0], len[0]),
+                part(&areas.numbers, start[1], len[1]),
+                part(&areas.bytes, start[2], len[2]),
+            ) {
+                (Some(w), Some(n), Some(b)) => Ok((w, n, b)),
+                _ => Err(mcp_outputs::Error::new(
                     mcp_outputs::ErrorCode::Malformed,
                     "",
                     "result: a tape longer than its areas",
-                ));
+                )),
+            };
+            let checked = |(w, n, b)| {
+                let tape = Tape::new(w, n, b);
+                #[cfg(feature = "full")]
+                let tape = tape.and_then(written);
+                tape
             };
             READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
-            let tape = Tape::new(
-                areas.words.get(..w).unwrap_or_default(),
-                areas.numbers.get(..n).unwrap_or_default(),
-                areas.bytes.get(..b).unwrap_or_default(),
-            );
-            #[cfg(feature = "full")]
-            let tape = tape.and_then(written);
-            let tape = tape.map_err(corrupt)?;
-            f(&tape)
+            let (request, start) = if request[0] == 0 {
+                (Ok(None), [0; 3])
+            } else {
+                let read = streams([0; 3], request).and_then(|(words, numbers, bytes)| {
+                    let tape = checked((words, numbers, bytes))?;
+                    // The writer holds no payload of a request (it has none).
+                    if tape.held_count() != 0 {
+                        return Err(mcp_outputs::Error::new(
+                            mcp_outputs::ErrorCode::Malformed,
+                            "",
+                            "requestedOutputs: a held node in its tape",
+                        ));
+                    }
+                    Ok(Request { tape, words, numbers, bytes })
+                });
+                (read.map(Some), request)
+            };
+            f(request, streams(start, result).and_then(checked))
         })
     }
 
@@ -973,25 +1045,49 @@ mod tape {
         }
         Ok(tape)
     }
+}
 
-    /// A node of the tape in an answer: a held payload as `tag + slot` (the JavaScript layer
-    /// puts its caller's own payload there), anything else as its value.
-    pub fn referenced(node: &TapeNode<'_>, tag: u64) -> Value {
-        if let Some(held) = node.held() {
-            return Value::from(tag.saturating_add(u64::from(held.slot)));
-        }
-        if let Some(items) = node.as_array() {
-            use mcp_outputs::node::Array as _;
-            return Value::Array(items.elements().map(|item| referenced(&item, tag)).collect());
-        }
-        if let Some(members) = node.as_object() {
-            use mcp_outputs::node::Object as _;
-            return Value::Object(
-                members.members().map(|(k, v): (&str, TapeNode<'_>)| (k.to_owned(), referenced(&v, tag))).collect(),
-            );
-        }
-        mcp_outputs::node::to_value::<TapeJson>(node).into_owned()
+/// The answer of a tape call (`mcp_outputs::answer`: a tape with held and index nodes), kept in
+/// this module's memory for the JavaScript layer to read through its views (npm/api.js,
+/// `answerReader`) instead of crossing as JSON text.
+mod answer {
+    use mcp_outputs::answer::AnswerTape;
+    use std::cell::RefCell;
+
+    thread_local! {
+        static ANSWER: RefCell<AnswerTape> = RefCell::new(AnswerTape::default());
+        /// Where the answer's streams lie: words' address and length, numbers', bytes'.
+        static HEADER: RefCell<[u32; 6]> = const { RefCell::new([0; 6]) };
     }
+
+    /// Writes the answer with `write`; the address of its header (wasm32: an address is 32
+    /// bits; the streams' buffers are kept from call to call).
+    pub fn give(write: impl FnOnce(&mut AnswerTape)) -> u32 {
+        ANSWER.with(|answer| {
+            let mut answer = answer.borrow_mut();
+            write(&mut answer);
+            let (words, numbers, bytes) = answer.streams();
+            let word = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            HEADER.with(|header| {
+                *header.borrow_mut() = [
+                    word(words.as_ptr() as usize),
+                    word(words.len()),
+                    word(numbers.as_ptr() as usize),
+                    word(numbers.len()),
+                    word(bytes.as_ptr() as usize),
+                    word(bytes.len()),
+                ];
+                word(header.as_ptr() as usize)
+            })
+        })
+    }
+}
+
+/// The strings of the answers' name nodes (`mcp_outputs::answer::NAMES`), as a JSON array: the
+/// JavaScript layer decodes them once.
+#[wasm_bindgen(js_name = answerNames)]
+pub fn answer_names() -> String {
+    Value::from(mcp_outputs::answer::NAMES.to_vec()).to_string()
 }
 
 /// The address of tape area `which` (0 words, 1 numbers, 2 bytes), at least `len` long: see

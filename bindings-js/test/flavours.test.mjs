@@ -241,11 +241,22 @@ test("default build: no payload crosses into the wasm on the object API (counted
   };
   const large = JSON.stringify(payloadOf(10_000)).length;
   assert.ok(large > 500_000);
-  // Default build: what crosses is the envelope, the same for 10 rows and 10,000.
+  // Default build: the envelope crosses as a tape and the payload stays in JavaScript, so no
+  // text or byte array crosses at all, for 10 rows or 10,000 (the requested outputs and the
+  // answers are tapes too).
   const held = crossing(core, { validator: ajvProvider() });
   const [heldSmall, heldLarge] = [held(10), held(10_000)];
-  assert.ok(heldSmall > 0 && heldSmall < 1_000, `the envelopes: ${heldSmall} characters`);
+  assert.equal(heldSmall, 0, `the envelopes: ${heldSmall} characters`);
   assert.equal(heldLarge, heldSmall, "no payload byte crosses");
+  // The counter counts: a request that is not plain data crosses as its JSON text.
+  {
+    const conn = new core.Connection({}, { validator: ajvProvider() });
+    const host = core.acceptTool(core.declareTool(tool, { validator: ajvProvider() }).advertise(conn), conn);
+    const counter = core.Connection[Symbol.for("mcp-outputs.countCrossingForTest")]();
+    const request = [{ audience: "programmatic", get format() { return "structured"; } }];
+    host.check(request, { outputs: [{ audience: "programmatic", format: "structured", structuredContent: { items: [] } }] });
+    assert.equal(counter.chars, JSON.stringify(request).length);
+  }
   // The full build validates inside the wasm: the payload crosses written into the tape of each
   // call (respond, check, route), never as text.
   const inside = crossing(full, {});

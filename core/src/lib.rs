@@ -51,6 +51,7 @@
 //! # Ok::<(), mcp_outputs::Error>(())
 //! ```
 
+pub mod answer;
 pub mod audience;
 pub mod client;
 pub mod connection;
