@@ -37,6 +37,14 @@ pub trait Source: Json {
         None
     }
 
+    /// What the limits walk would charge `node` and the extremes it would test, when the
+    /// representation already knows them (the root of a checked tape: `Tape::new` finds them
+    /// in its pass); `None` for the walk to find out.
+    #[inline]
+    fn totals(_node: &NodeOf<'_, Self>) -> Option<crate::limits::Totals> {
+        None
+    }
+
     /// Whether `f` holds for every member (name, node) of `object`, in its order: the loop of
     /// the limits walk's pass over every member. A representation may iterate its storage
     /// itself: jsonschema-value's member iterators are functions of another crate, a call per
@@ -78,6 +86,11 @@ impl Source for crate::tape::TapeJson {
     #[inline]
     fn held_cost(node: &NodeOf<'_, Self>) -> Option<usize> {
         node.held().and_then(|held| usize::try_from(held.cost).ok())
+    }
+
+    #[inline]
+    fn totals(node: &NodeOf<'_, Self>) -> Option<crate::limits::Totals> {
+        node.totals()
     }
 }
 

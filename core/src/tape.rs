@@ -89,7 +89,7 @@ use jsonschema_value::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use serde_json::{Map, Number, Value};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::MAX_DEPTH_CEILING;
+use crate::limits::{Totals, MAX_DEPTH_CEILING};
 
 /// The kind words.
 pub mod kind {
@@ -145,6 +145,9 @@ pub struct Tape<'a> {
     text: &'a str,
     depth: usize,
     held: usize,
+    /// What the limits walk charges the whole tape, found by [`Tape::new`]'s pass; `None` for
+    /// a tape made without it (`TapeBuf::tape`, a name's one-node tape).
+    totals: Option<Totals>,
     /// Each number as `serde_json` parsed it, for a tape read from JSON text ([`ExactTape`]):
     /// empty for any other tape, whose numbers are JavaScript's doubles.
     exact: &'a [Number],
@@ -224,17 +227,24 @@ fn completed(frames: &mut [Frame], root_done: &mut bool) {
     }
 }
 
+/// What the limits walk charges a held node of cost word `cost` (`Source::held_cost`: the
+/// cost, 8 where it is no `usize`).
+fn held_charge(cost: u32) -> u64 {
+    usize::try_from(cost).map_or(8, |cost| cost as u64)
+}
+
 /// The checking pass: one loop over the words, with an explicit stack of open containers (at
 /// most [`MAX_DEPTH_CEILING`]). Each turn reads at least one word or closes a container, so it
-/// ends after at most twice as many turns as there are words. Answers the depth and the number
-/// of held nodes.
-fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
+/// ends after at most twice as many turns as there are words. Answers the limits walk's
+/// [`Totals`] (the cost of each node as `crate::limits` charges it, the depth, the longest
+/// array and the largest object) and the number of held nodes.
+fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> {
     let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
     let mut frames: Vec<Frame> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut pos = Pos::default();
-    let mut depth = 0;
+    let mut totals = Totals::default();
     let mut held = 0;
     let mut root_done = false;
     loop {
@@ -277,7 +287,10 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
         };
         let at = pos.word;
         match word_within(words, at, limit.word)? {
-            kind::NULL | kind::FALSE | kind::TRUE => pos.word += 1,
+            kind::NULL | kind::FALSE | kind::TRUE => {
+                pos.word += 1;
+                totals.cost = totals.cost.saturating_add(8);
+            }
             kind::NUMBER => {
                 let value = numbers.get(pos.num).copied().filter(|_| pos.num < limit.num);
                 match value {
@@ -293,6 +306,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 pos.byte = string_end(text, pos.byte, len, limit.byte)
                     .ok_or_else(|| corrupt(at, "a string past its container or the byte stream, or not UTF-8"))?;
                 pos.word += STRING_WORDS;
+                totals.cost = totals.cost.saturating_add(2);
             }
             found @ (kind::ARRAY | kind::OBJECT) => {
                 let object = found == kind::OBJECT;
@@ -322,7 +336,16 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                     ));
                 }
                 frames.push(Frame { object, left: len, end, names: names.len() });
-                depth = depth.max(frames.len());
+                totals.depth = totals.depth.max(frames.len());
+                // Charged as the walk charges it, in `usize`.
+                let own = if object {
+                    totals.largest_object = totals.largest_object.max(len);
+                    len.saturating_mul(4).saturating_add(2)
+                } else {
+                    totals.longest_array = totals.longest_array.max(len);
+                    len.saturating_add(2)
+                };
+                totals.cost = totals.cost.saturating_add(own as u64);
                 pos = start;
                 continue;
             }
@@ -331,6 +354,9 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 if flags & !HELD_IS_OBJECT != 0 {
                     return Err(corrupt(at, "a held node with unknown flags"));
                 }
+                // Within its container: the flags word after it is.
+                let cost = word_within(words, at + 2, limit.word)?;
+                totals.cost = totals.cost.saturating_add(held_charge(cost));
                 pos.word += HELD_WORDS;
                 held += 1;
             }
@@ -341,7 +367,11 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
     if pos != whole {
         return Err(corrupt(pos.word, "data after the root value"));
     }
-    Ok((depth, held))
+    // Every byte is a string's or a name's, every number costs 8, each read once: what the
+    // walk charges for them, added here at once.
+    totals.cost =
+        totals.cost.saturating_add(text.len() as u64).saturating_add((numbers.len() as u64).saturating_mul(8));
+    Ok((totals, held))
 }
 
 // Inlining, with the validator (the npm package's full build, whose jsonschema reads every
@@ -367,8 +397,8 @@ impl<'a> Tape<'a> {
                 format!("corrupt tape: the byte stream is not UTF-8 (at byte {})", fault.valid_up_to()),
             )
         })?;
-        let (depth, held) = check(words, numbers, text)?;
-        Ok(Tape { words, numbers, text, depth, held, exact: &[] })
+        let (totals, held) = check(words, numbers, text)?;
+        Ok(Tape { words, numbers, text, depth: totals.depth, held, totals: Some(totals), exact: &[] })
     }
 
     /// The root node.
@@ -465,6 +495,17 @@ impl<'a> TapeNode<'a> {
         self.tape.word(self.at.word)
     }
 
+    /// The limits walk's [`Totals`] of the node, when its tape's checking pass found them: the
+    /// root of a tape [`Tape::new`] checked.
+    #[inline]
+    pub fn totals(&self) -> Option<Totals> {
+        if self.at == Pos::default() {
+            self.tape.totals
+        } else {
+            None
+        }
+    }
+
     /// What a held node carries; `None` for any other node.
     #[inline]
     pub fn held(&self) -> Option<Held> {
@@ -527,7 +568,7 @@ impl Json for TapeJson {
         // The string itself is the byte stream of a one-node tape: nothing to copy. (A name over
         // 4 GiB has no length word: the node then answers no text.)
         let words = [kind::STRING, u32::try_from(string.len()).unwrap_or(u32::MAX)];
-        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, exact: &[] };
+        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, totals: None, exact: &[] };
         f(tape.root())
     }
 }
@@ -1024,7 +1065,15 @@ impl TapeBuf {
     /// The tape, not checked again: [`encode`] writes a well-formed one. (Its depth is the
     /// value's, which may pass [`MAX_DEPTH_CEILING`]: see [`Tape::depth`].)
     pub fn tape(&self) -> Tape<'_> {
-        Tape { words: &self.words, numbers: &self.numbers, text: &self.text, depth: self.depth, held: 0, exact: &[] }
+        Tape {
+            words: &self.words,
+            numbers: &self.numbers,
+            text: &self.text,
+            depth: self.depth,
+            held: 0,
+            totals: None,
+            exact: &[],
+        }
     }
 
     fn len32(len: usize) -> u32 {
@@ -1735,6 +1784,15 @@ mod tests {
             );
             let roomy = crate::Limits::default();
             prop_assert_eq!(roomy.check_node::<TapeJson>(&tape.root(), 1, ""), roomy.check_value(&value, ""));
+            // The checking pass's totals decide as the walk's pass does, at any nesting.
+            prop_assert!(tape.root().totals().is_some());
+            prop_assert!(buf.tape().root().totals().is_none());
+            for start in 1..4 {
+                prop_assert_eq!(
+                    limits.check_node::<TapeJson>(&tape.root(), start, "/x"),
+                    limits.check_node::<TapeJson>(&buf.tape().root(), start, "/x")
+                );
+            }
             #[cfg(feature = "validator")]
             prop_assert_eq!(
                 crate::jsontext::stringify_node::<TapeJson, _>(&tape.root()),
@@ -1843,6 +1901,20 @@ mod tests {
         }
         assert!(root.held().is_none());
         assert_eq!(root.to_value().into_owned(), json!({"a": null, "b": null}));
+        // The checking pass charges each held node what JavaScript measured, as the walk does:
+        // 2 * 4 + 2 for the object, 1 + 1 for the names, 300 + 12 for the payloads.
+        let totals = root.totals().unwrap();
+        assert_eq!((totals.cost, totals.depth, totals.largest_object, totals.longest_array), (324, 1, 2, 0));
+        for max_bytes in [323, 324] {
+            let limits = crate::Limits { max_bytes, ..crate::Limits::default() };
+            let unchecked = Tape { totals: None, ..tape };
+            assert_eq!(
+                limits.check_node::<TapeJson>(&root, 1, ""),
+                limits.check_node::<TapeJson>(&unchecked.root(), 1, ""),
+                "{max_bytes}"
+            );
+            assert_eq!(limits.check_node::<TapeJson>(&root, 1, "").is_ok(), max_bytes == 324);
+        }
         #[cfg(feature = "validator")]
         assert_eq!(crate::jsontext::stringify_node::<TapeJson, _>(&a), None);
         // Unknown flags, a held node cut short.
