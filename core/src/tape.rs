@@ -81,7 +81,6 @@
 //! to add.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use jsonschema_value::types::JsonType;
@@ -199,8 +198,8 @@ fn string_end(text: &str, start: usize, len: u32, limit: usize) -> Option<usize>
     (end <= limit && text.get(start..end).is_some()).then_some(end)
 }
 
-/// Whether the names are distinct: pairwise for a few, through `seen` for more.
-fn distinct<'t>(names: &[&'t str], seen: &mut HashSet<&'t str>) -> bool {
+/// Whether the names are distinct: pairwise for a few, sorted (a copy in `sorted`) for more.
+fn distinct<'t>(names: &[&'t str], sorted: &mut Vec<&'t str>) -> bool {
     if names.len() <= 8 {
         return names
             .iter()
@@ -213,8 +212,12 @@ fn distinct<'t>(names: &[&'t str], seen: &mut HashSet<&'t str>) -> bool {
                     .all(|second| first.as_bytes().first() != second.as_bytes().first() || first != second)
             });
     }
-    seen.clear();
-    names.iter().all(|name| seen.insert(name))
+    // Sorted rather than hashed: the core's one sort, where a set of names was a hash table's
+    // code of its own in the wasm (P-JS-4), and O(n log n) still bounds a large object.
+    sorted.clear();
+    sorted.extend_from_slice(names);
+    crate::validation_work::heap_sort(sorted);
+    sorted.windows(2).all(|pair| pair.first() != pair.last())
 }
 
 /// A node is complete: count it in its container, or end the pass at the root.
@@ -242,7 +245,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> 
     let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
     let mut frames: Vec<Frame> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut sorted: Vec<&str> = Vec::new();
     let mut pos = Pos::default();
     let mut totals = Totals::default();
     let mut held = 0;
@@ -257,7 +260,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> 
                 }
                 if top.object {
                     let own = names.get(top.names..).unwrap_or(&[]);
-                    if !distinct(own, &mut seen) {
+                    if !distinct(own, &mut sorted) {
                         return Err(corrupt(pos.word, "an object has a member name twice"));
                     }
                     names.truncate(top.names);
@@ -1400,7 +1403,7 @@ impl<'de> serde::de::Visitor<'de> for Writer<'_> {
         }
         let text = &self.buf.text;
         let slices: Vec<&str> = names.iter().map(|&(start, end)| text.get(start..end).unwrap_or("")).collect();
-        if !distinct(&slices, &mut HashSet::new()) {
+        if !distinct(&slices, &mut Vec::new()) {
             *self.twice = true;
         }
         self.buf.close_with(header, names.len());
@@ -1414,6 +1417,7 @@ mod tests {
     use jsonschema_value::SerdeJson;
     use proptest::prelude::*;
     use serde_json::json;
+    use std::collections::HashSet;
 
     /// What `serde_json::from_str(JSON.stringify(x))` gives for the double `x`.
     fn js(x: f64) -> Value {
