@@ -89,8 +89,11 @@ impl Limits {
         // One tight pass decides (or the totals a representation found in a pass of its own:
         // a checked tape's); only a failing input pays for the second pass that finds the
         // offending value's path and the message.
-        let fits = match F::totals(node) {
-            Some(totals) => self.fits_totals(&totals, depth),
+        let totals = F::totals(node);
+        let fits = match &totals {
+            Some(totals) => self.fits_totals(totals, depth),
+            // A representation with totals but none for this node: the walk below decides.
+            None if F::TOTALS => false,
             None => {
                 let mut budget = self.max_bytes;
                 self.fits::<F>(node, depth, &mut budget)
@@ -104,6 +107,8 @@ impl Limits {
         match self.walk::<F>(node, depth, &mut budget, &mut trail) {
             Err(Walked::Fault(code, message)) => Err(Error::new(code, render(path, &trail), message)),
             Err(Walked::Over(over)) => Err(self.over_error(over, render(path, &trail))),
+            // The walk alone decided, and found nothing over.
+            Ok(()) if F::TOTALS && totals.is_none() => Ok(()),
             Ok(()) => Err(Error::new(ErrorCode::LimitExceeded, path, "input over a limit")),
         }
     }

@@ -45,6 +45,11 @@ pub trait Source: Json {
         None
     }
 
+    /// Whether [`Source::totals`] answers for the nodes the limits walk is given (a tape's
+    /// roots): where it does not, the walk that finds an error's path decides alone, and the
+    /// representation has no pass/fail walk of its own in the build (P-JS-4).
+    const TOTALS: bool = false;
+
     /// Whether `f` holds for every member (name, node) of `object`, in its order: the loop of
     /// the limits walk's pass over every member. A representation may iterate its storage
     /// itself: jsonschema-value's member iterators are functions of another crate, a call per
@@ -87,6 +92,8 @@ impl Source for crate::tape::TapeJson {
     fn held_cost(node: &NodeOf<'_, Self>) -> Option<usize> {
         node.held().and_then(|held| usize::try_from(held.cost).ok())
     }
+
+    const TOTALS: bool = true;
 
     #[inline]
     fn totals(node: &NodeOf<'_, Self>) -> Option<crate::limits::Totals> {

@@ -1248,7 +1248,7 @@ fn write_text(text: &str) -> std::result::Result<ExactTape, serde_json::Error> {
         let value: Value = serde::Deserialize::deserialize(&mut de)?;
         return Ok(encode_exact(&value));
     }
-    Ok(ExactTape { buf, exact })
+    Ok(ExactTape::new(buf, exact))
 }
 
 /// A tape that keeps each number as `serde_json` parsed it (from JSON text: [`parse_text`]; from
@@ -1260,12 +1260,22 @@ pub struct ExactTape {
     buf: TapeBuf,
     /// The numbers of `buf`, in its order.
     exact: Vec<Number>,
+    /// The limits walk's totals of `buf`, found by the checking pass: the text paths' walks
+    /// (`parse_text`'s, then the check's) answered without one.
+    totals: Option<Totals>,
 }
 
 impl ExactTape {
+    /// `buf` with its exact numbers, and its totals (`None` where the checking pass refuses
+    /// what a writer wrote: a string past 4 GiB, which has no length word).
+    fn new(buf: TapeBuf, exact: Vec<Number>) -> ExactTape {
+        let totals = check(&buf.words, &buf.numbers, &buf.text).ok().map(|(totals, _)| totals);
+        ExactTape { buf, exact, totals }
+    }
+
     /// The tape, its numbers exact.
     pub fn tape(&self) -> Tape<'_> {
-        Tape { exact: &self.exact, ..self.buf.tape() }
+        Tape { exact: &self.exact, totals: self.totals, ..self.buf.tape() }
     }
 
     /// The tape's streams, as [`encode`] writes them.
@@ -1287,7 +1297,7 @@ pub fn encode_exact(value: &Value) -> ExactTape {
             _ => {}
         }
     }
-    ExactTape { buf: encode(value), exact }
+    ExactTape::new(encode(value), exact)
 }
 
 /// Writes one value of the parser's into the tape.
