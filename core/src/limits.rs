@@ -31,6 +31,23 @@ pub struct Limits {
     pub max_extensions: usize,
 }
 
+/// What the limits walk charges a whole value, and the extremes its caps test, as a
+/// representation finds them in a pass it makes anyway (`Source::totals`: a tape's checking
+/// pass, `Tape::new`). With them the walk's pass/fail answer is a few comparisons instead of a
+/// second walk (in the wasm, the tape's envelope was walked twice a call; in the full build the
+/// payloads too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// The sum of the walk's costs (saturating: at `u64::MAX` it says nothing).
+    pub cost: u64,
+    /// The deepest nesting of containers (0 for a scalar, 1 for a container of scalars).
+    pub depth: usize,
+    /// The length of the longest array (0 without one).
+    pub longest_array: usize,
+    /// The member count of the largest object (0 without one).
+    pub largest_object: usize,
+}
+
 /// The deepest nesting any setting allows. The parser, the limits walk, the schema validator,
 /// the serialiser and the bindings' readers recurse once per level; `crate::stack` keeps room
 /// for this many natively, on any thread, and the wasm build refuses a validation deeper than
@@ -69,10 +86,20 @@ impl Limits {
     /// are read where they live), found at nesting `depth`: the one walk every argument gets,
     /// with the same caps, costs and order whatever holds the value.
     pub fn check_node<'v, F: Source>(&self, node: &F::Node<'v>, depth: usize, path: &str) -> Result<()> {
-        // One tight pass decides; only a failing input pays for the second pass that finds
-        // the offending value's path and the message.
-        let mut budget = self.max_bytes;
-        if self.fits::<F>(node, depth, &mut budget) {
+        // One tight pass decides (or the totals a representation found in a pass of its own:
+        // a checked tape's); only a failing input pays for the second pass that finds the
+        // offending value's path and the message.
+        let totals = F::totals(node);
+        let fits = match &totals {
+            Some(totals) => self.fits_totals(totals, depth),
+            // A representation with totals but none for this node: the walk below decides.
+            None if F::TOTALS => false,
+            None => {
+                let mut budget = self.max_bytes;
+                self.fits::<F>(node, depth, &mut budget)
+            }
+        };
+        if fits {
             return Ok(());
         }
         let mut budget = self.max_bytes;
@@ -80,8 +107,22 @@ impl Limits {
         match self.walk::<F>(node, depth, &mut budget, &mut trail) {
             Err(Walked::Fault(code, message)) => Err(Error::new(code, render(path, &trail), message)),
             Err(Walked::Over(over)) => Err(self.over_error(over, render(path, &trail))),
+            // The walk alone decided, and found nothing over.
+            Ok(()) if F::TOTALS && totals.is_none() => Ok(()),
             Ok(()) => Err(Error::new(ErrorCode::LimitExceeded, path, "input over a limit")),
         }
+    }
+
+    /// The pass's answer from a value's [`Totals`], found at nesting `depth`: every cost is
+    /// positive, so the budget runs out somewhere in the walk exactly when the sum is over it,
+    /// and each container fits when the deepest and the longest do.
+    fn fits_totals(&self, totals: &Totals, depth: usize) -> bool {
+        // Below `u64::MAX`: a saturated sum says nothing (the walk then decides).
+        totals.cost < u64::MAX
+            && usize::try_from(totals.cost).is_ok_and(|cost| cost <= self.max_bytes)
+            && totals.depth.checked_sub(1).is_none_or(|below| depth.saturating_add(below) <= self.depth_cap())
+            && totals.longest_array <= self.max_array_len
+            && totals.largest_object <= self.max_object_len
     }
 
     /// The `limit-exceeded` error of a container over its length cap at `path`, as the limits

@@ -46,6 +46,19 @@ pub trait Source: Json {
         None
     }
 
+    /// What the limits walk would charge `node` and the extremes it would test, when the
+    /// representation already knows them (the root of a checked tape: `Tape::new` finds them
+    /// in its pass); `None` for the walk to find out.
+    #[inline]
+    fn totals(_node: &NodeOf<'_, Self>) -> Option<crate::limits::Totals> {
+        None
+    }
+
+    /// Whether [`Source::totals`] answers for the nodes the limits walk is given (a tape's
+    /// roots): where it does not, the walk that finds an error's path decides alone, and the
+    /// representation has no pass/fail walk of its own in the build (P-JS-4).
+    const TOTALS: bool = false;
+
     /// Whether `f` holds for every member (name, node) of `object`, in its order: the loop of
     /// the limits walk's pass over every member. A representation may iterate its storage
     /// itself: jsonschema-value's member iterators are functions of another crate, a call per
@@ -92,6 +105,13 @@ impl Source for crate::tape::TapeJson {
     #[inline]
     fn held(node: &NodeOf<'_, Self>) -> Option<crate::tape::Held> {
         node.held()
+    }
+
+    const TOTALS: bool = true;
+
+    #[inline]
+    fn totals(node: &NodeOf<'_, Self>) -> Option<crate::limits::Totals> {
+        node.totals()
     }
 }
 

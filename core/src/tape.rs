@@ -83,7 +83,6 @@
 //! to add.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use jsonschema_value::types::JsonType;
@@ -91,7 +90,7 @@ use jsonschema_value::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use serde_json::{Map, Number, Value};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::MAX_DEPTH_CEILING;
+use crate::limits::{Totals, MAX_DEPTH_CEILING};
 
 /// The kind words.
 pub mod kind {
@@ -151,6 +150,9 @@ pub struct Tape<'a> {
     text: &'a str,
     depth: usize,
     held: usize,
+    /// What the limits walk charges the whole tape, found by [`Tape::new`]'s pass; `None` for
+    /// a tape made without it (`TapeBuf::tape`, a name's one-node tape).
+    totals: Option<Totals>,
     /// Each number as `serde_json` parsed it, for a tape read from JSON text ([`ExactTape`]):
     /// empty for any other tape, whose numbers are JavaScript's doubles.
     exact: &'a [Number],
@@ -204,8 +206,8 @@ fn string_end(text: &str, start: usize, len: u32, limit: usize) -> Option<usize>
     (end <= limit && text.get(start..end).is_some()).then_some(end)
 }
 
-/// Whether the names are distinct: pairwise for a few, through `seen` for more.
-fn distinct<'t>(names: &[&'t str], seen: &mut HashSet<&'t str>) -> bool {
+/// Whether the names are distinct: pairwise for a few, sorted (a copy in `sorted`) for more.
+fn distinct<'t>(names: &[&'t str], sorted: &mut Vec<&'t str>) -> bool {
     if names.len() <= 8 {
         return names
             .iter()
@@ -218,8 +220,12 @@ fn distinct<'t>(names: &[&'t str], seen: &mut HashSet<&'t str>) -> bool {
                     .all(|second| first.as_bytes().first() != second.as_bytes().first() || first != second)
             });
     }
-    seen.clear();
-    names.iter().all(|name| seen.insert(name))
+    // Sorted rather than hashed: the core's one sort, where a set of names was a hash table's
+    // code of its own in the wasm (P-JS-4), and O(n log n) still bounds a large object.
+    sorted.clear();
+    sorted.extend_from_slice(names);
+    crate::validation_work::heap_sort(sorted);
+    sorted.windows(2).all(|pair| pair.first() != pair.last())
 }
 
 /// A node is complete: count it in its container, or end the pass at the root.
@@ -232,17 +238,24 @@ fn completed(frames: &mut [Frame], root_done: &mut bool) {
     }
 }
 
+/// What the limits walk charges a held node of cost word `cost` (`Source::held_cost`: the
+/// cost, 8 where it is no `usize`).
+fn held_charge(cost: u32) -> u64 {
+    usize::try_from(cost).map_or(8, |cost| cost as u64)
+}
+
 /// The checking pass: one loop over the words, with an explicit stack of open containers (at
 /// most [`MAX_DEPTH_CEILING`]). Each turn reads at least one word or closes a container, so it
-/// ends after at most twice as many turns as there are words. Answers the depth and the number
-/// of held nodes.
-fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
+/// ends after at most twice as many turns as there are words. Answers the limits walk's
+/// [`Totals`] (the cost of each node as `crate::limits` charges it, the depth, the longest
+/// array and the largest object) and the number of held nodes.
+fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> {
     let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
     let mut frames: Vec<Frame> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut sorted: Vec<&str> = Vec::new();
     let mut pos = Pos::default();
-    let mut depth = 0;
+    let mut totals = Totals::default();
     let mut held = 0;
     let mut root_done = false;
     loop {
@@ -255,7 +268,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 }
                 if top.object {
                     let own = names.get(top.names..).unwrap_or(&[]);
-                    if !distinct(own, &mut seen) {
+                    if !distinct(own, &mut sorted) {
                         return Err(corrupt(pos.word, "an object has a member name twice"));
                     }
                     names.truncate(top.names);
@@ -285,7 +298,10 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
         };
         let at = pos.word;
         match word_within(words, at, limit.word)? {
-            kind::NULL | kind::FALSE | kind::TRUE => pos.word += 1,
+            kind::NULL | kind::FALSE | kind::TRUE => {
+                pos.word += 1;
+                totals.cost = totals.cost.saturating_add(8);
+            }
             kind::NUMBER => {
                 let value = numbers.get(pos.num).copied().filter(|_| pos.num < limit.num);
                 match value {
@@ -301,6 +317,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 pos.byte = string_end(text, pos.byte, len, limit.byte)
                     .ok_or_else(|| corrupt(at, "a string past its container or the byte stream, or not UTF-8"))?;
                 pos.word += STRING_WORDS;
+                totals.cost = totals.cost.saturating_add(2);
             }
             found @ (kind::ARRAY | kind::OBJECT) => {
                 let object = found == kind::OBJECT;
@@ -330,7 +347,16 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                     ));
                 }
                 frames.push(Frame { object, left: len, end, names: names.len() });
-                depth = depth.max(frames.len());
+                totals.depth = totals.depth.max(frames.len());
+                // Charged as the walk charges it, in `usize`.
+                let own = if object {
+                    totals.largest_object = totals.largest_object.max(len);
+                    len.saturating_mul(4).saturating_add(2)
+                } else {
+                    totals.longest_array = totals.longest_array.max(len);
+                    len.saturating_add(2)
+                };
+                totals.cost = totals.cost.saturating_add(own as u64);
                 pos = start;
                 continue;
             }
@@ -339,6 +365,9 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
                 if flags & !(HELD_IS_OBJECT | HELD_HAS_SUBJECTS) != 0 {
                     return Err(corrupt(at, "a held node with unknown flags"));
                 }
+                // Within its container: the flags word after it is.
+                let cost = word_within(words, at + 2, limit.word)?;
+                totals.cost = totals.cost.saturating_add(held_charge(cost));
                 pos.word += HELD_WORDS;
                 held += 1;
             }
@@ -349,7 +378,11 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(usize, usize)> {
     if pos != whole {
         return Err(corrupt(pos.word, "data after the root value"));
     }
-    Ok((depth, held))
+    // Every byte is a string's or a name's, every number costs 8, each read once: what the
+    // walk charges for them, added here at once.
+    totals.cost =
+        totals.cost.saturating_add(text.len() as u64).saturating_add((numbers.len() as u64).saturating_mul(8));
+    Ok((totals, held))
 }
 
 // Inlining, with the validator (the npm package's full build, whose jsonschema reads every
@@ -375,8 +408,8 @@ impl<'a> Tape<'a> {
                 format!("corrupt tape: the byte stream is not UTF-8 (at byte {})", fault.valid_up_to()),
             )
         })?;
-        let (depth, held) = check(words, numbers, text)?;
-        Ok(Tape { words, numbers, text, depth, held, exact: &[] })
+        let (totals, held) = check(words, numbers, text)?;
+        Ok(Tape { words, numbers, text, depth: totals.depth, held, totals: Some(totals), exact: &[] })
     }
 
     /// The root node.
@@ -473,6 +506,17 @@ impl<'a> TapeNode<'a> {
         self.tape.word(self.at.word)
     }
 
+    /// The limits walk's [`Totals`] of the node, when its tape's checking pass found them: the
+    /// root of a tape [`Tape::new`] checked.
+    #[inline]
+    pub fn totals(&self) -> Option<Totals> {
+        if self.at == Pos::default() {
+            self.tape.totals
+        } else {
+            None
+        }
+    }
+
     /// What a held node carries; `None` for any other node.
     #[inline]
     pub fn held(&self) -> Option<Held> {
@@ -520,7 +564,7 @@ impl Json for TapeJson {
         // The string itself is the byte stream of a one-node tape: nothing to copy. (A name over
         // 4 GiB has no length word: the node then answers no text.)
         let words = [kind::STRING, u32::try_from(string.len()).unwrap_or(u32::MAX)];
-        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, exact: &[] };
+        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, totals: None, exact: &[] };
         f(tape.root())
     }
 }
@@ -1017,7 +1061,15 @@ impl TapeBuf {
     /// The tape, not checked again: [`encode`] writes a well-formed one. (Its depth is the
     /// value's, which may pass [`MAX_DEPTH_CEILING`]: see [`Tape::depth`].)
     pub fn tape(&self) -> Tape<'_> {
-        Tape { words: &self.words, numbers: &self.numbers, text: &self.text, depth: self.depth, held: 0, exact: &[] }
+        Tape {
+            words: &self.words,
+            numbers: &self.numbers,
+            text: &self.text,
+            depth: self.depth,
+            held: 0,
+            totals: None,
+            exact: &[],
+        }
     }
 
     fn len32(len: usize) -> u32 {
@@ -1189,7 +1241,7 @@ fn write_text(text: &str) -> std::result::Result<ExactTape, serde_json::Error> {
         let value: Value = serde::Deserialize::deserialize(&mut de)?;
         return Ok(encode_exact(&value));
     }
-    Ok(ExactTape { buf, exact })
+    Ok(ExactTape::new(buf, exact))
 }
 
 /// A tape that keeps each number as `serde_json` parsed it (from JSON text: [`parse_text`]; from
@@ -1201,12 +1253,22 @@ pub struct ExactTape {
     buf: TapeBuf,
     /// The numbers of `buf`, in its order.
     exact: Vec<Number>,
+    /// The limits walk's totals of `buf`, found by the checking pass: the text paths' walks
+    /// (`parse_text`'s, then the check's) answered without one.
+    totals: Option<Totals>,
 }
 
 impl ExactTape {
+    /// `buf` with its exact numbers, and its totals (`None` where the checking pass refuses
+    /// what a writer wrote: a string past 4 GiB, which has no length word).
+    fn new(buf: TapeBuf, exact: Vec<Number>) -> ExactTape {
+        let totals = check(&buf.words, &buf.numbers, &buf.text).ok().map(|(totals, _)| totals);
+        ExactTape { buf, exact, totals }
+    }
+
     /// The tape, its numbers exact.
     pub fn tape(&self) -> Tape<'_> {
-        Tape { exact: &self.exact, ..self.buf.tape() }
+        Tape { exact: &self.exact, totals: self.totals, ..self.buf.tape() }
     }
 
     /// The tape's streams, as [`encode`] writes them.
@@ -1228,7 +1290,7 @@ pub fn encode_exact(value: &Value) -> ExactTape {
             _ => {}
         }
     }
-    ExactTape { buf: encode(value), exact }
+    ExactTape::new(encode(value), exact)
 }
 
 /// Writes one value of the parser's into the tape.
@@ -1344,7 +1406,7 @@ impl<'de> serde::de::Visitor<'de> for Writer<'_> {
         }
         let text = &self.buf.text;
         let slices: Vec<&str> = names.iter().map(|&(start, end)| text.get(start..end).unwrap_or("")).collect();
-        if !distinct(&slices, &mut HashSet::new()) {
+        if !distinct(&slices, &mut Vec::new()) {
             *self.twice = true;
         }
         self.buf.close_with(header, names.len());
@@ -1358,6 +1420,7 @@ mod tests {
     use jsonschema_value::SerdeJson;
     use proptest::prelude::*;
     use serde_json::json;
+    use std::collections::HashSet;
 
     /// What `serde_json::from_str(JSON.stringify(x))` gives for the double `x`.
     fn js(x: f64) -> Value {
@@ -1730,6 +1793,15 @@ mod tests {
             );
             let roomy = crate::Limits::default();
             prop_assert_eq!(roomy.check_node::<TapeJson>(&tape.root(), 1, ""), roomy.check_value(&value, ""));
+            // The checking pass's totals decide as the walk's pass does, at any nesting.
+            prop_assert!(tape.root().totals().is_some());
+            prop_assert!(buf.tape().root().totals().is_none());
+            for start in 1..4 {
+                prop_assert_eq!(
+                    limits.check_node::<TapeJson>(&tape.root(), start, "/x"),
+                    limits.check_node::<TapeJson>(&buf.tape().root(), start, "/x")
+                );
+            }
             #[cfg(feature = "validator")]
             prop_assert_eq!(
                 crate::jsontext::stringify_node::<TapeJson, _>(&tape.root()),
@@ -1840,6 +1912,20 @@ mod tests {
         }
         assert!(root.held().is_none());
         assert_eq!(root.to_value().into_owned(), json!({"a": null, "b": null}));
+        // The checking pass charges each held node what JavaScript measured, as the walk does:
+        // 2 * 4 + 2 for the object, 1 + 1 for the names, 300 + 12 for the payloads.
+        let totals = root.totals().unwrap();
+        assert_eq!((totals.cost, totals.depth, totals.largest_object, totals.longest_array), (324, 1, 2, 0));
+        for max_bytes in [323, 324] {
+            let limits = crate::Limits { max_bytes, ..crate::Limits::default() };
+            let unchecked = Tape { totals: None, ..tape };
+            assert_eq!(
+                limits.check_node::<TapeJson>(&root, 1, ""),
+                limits.check_node::<TapeJson>(&unchecked.root(), 1, ""),
+                "{max_bytes}"
+            );
+            assert_eq!(limits.check_node::<TapeJson>(&root, 1, "").is_ok(), max_bytes == 324);
+        }
         #[cfg(feature = "validator")]
         assert_eq!(crate::jsontext::stringify_node::<TapeJson, _>(&a), None);
         // Unknown flags, a held node cut short.
