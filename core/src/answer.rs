@@ -232,6 +232,94 @@ impl AnswerTape {
     }
 }
 
+/// An answer tape read back as a value: the Rust counterpart of the JavaScript reader
+/// (`answerReader` in `npm/api.js`), for tests and fuzzing. An index node reads as
+/// `{"$index": i}`, a held node as `{"$held": slot}`, a name node as its string, a number as the
+/// value `serde_json` reads of the text `JSON.stringify` writes of it (JavaScript holds a double).
+/// `None` unless the streams are exactly one answer: every kind known, every string UTF-8, every
+/// container's extents what it holds, nothing left over, no deeper than the depth ceiling.
+pub fn read_back(words: &[u32], numbers: &[f64], bytes: &[u8]) -> Option<Value> {
+    struct Reader<'a> {
+        words: &'a [u32],
+        numbers: &'a [f64],
+        bytes: &'a [u8],
+        word_at: usize,
+        number_at: usize,
+        byte_at: usize,
+    }
+    impl Reader<'_> {
+        fn word(&mut self) -> Option<u32> {
+            let word = *self.words.get(self.word_at)?;
+            self.word_at += 1;
+            Some(word)
+        }
+
+        fn extent(&mut self) -> Option<usize> {
+            usize::try_from(self.word()?).ok()
+        }
+
+        fn node(&mut self, depth: usize) -> Option<Value> {
+            if depth > crate::limits::MAX_DEPTH_CEILING {
+                return None;
+            }
+            let found = self.word()?;
+            Some(match found {
+                kind::NULL => Value::Null,
+                kind::FALSE => Value::Bool(false),
+                kind::TRUE => Value::Bool(true),
+                kind::NUMBER => {
+                    let number = *self.numbers.get(self.number_at)?;
+                    self.number_at += 1;
+                    serde_json::from_str(&crate::jsontext::js_number(number)).ok()?
+                }
+                kind::STRING => {
+                    let end = self.byte_at.checked_add(self.extent()?)?;
+                    let text = std::str::from_utf8(self.bytes.get(self.byte_at..end)?).ok()?;
+                    self.byte_at = end;
+                    Value::String(text.to_owned())
+                }
+                NAME => Value::String((*NAMES.get(self.extent()?)?).to_owned()),
+                INDEX => serde_json::json!({ "$index": self.word()? }),
+                kind::HELD => {
+                    let slot = self.word()?;
+                    let _cost_and_flags = (self.word()?, self.word()?);
+                    serde_json::json!({ "$held": slot })
+                }
+                kind::ARRAY | kind::OBJECT => {
+                    let len = self.word()?;
+                    let extents = [self.extent()?, self.extent()?, self.extent()?];
+                    let start = [self.word_at, self.number_at, self.byte_at];
+                    let value = if found == kind::ARRAY {
+                        Value::Array((0..len).map(|_| self.node(depth + 1)).collect::<Option<_>>()?)
+                    } else {
+                        let mut members = serde_json::Map::new();
+                        for _ in 0..len {
+                            let Value::String(name) = self.node(depth + 1)? else {
+                                return None;
+                            };
+                            let member = self.node(depth + 1)?;
+                            members.insert(name, member);
+                        }
+                        Value::Object(members)
+                    };
+                    let held = [self.word_at, self.number_at, self.byte_at];
+                    let exact = held
+                        .iter()
+                        .zip(start)
+                        .zip(extents)
+                        .all(|((end, start), extent)| end.checked_sub(start) == Some(extent));
+                    exact.then_some(value)?
+                }
+                _ => return None,
+            })
+        }
+    }
+    let mut reader = Reader { words, numbers, bytes, word_at: 0, number_at: 0, byte_at: 0 };
+    let value = reader.node(1)?;
+    let whole = reader.word_at == words.len() && reader.number_at == numbers.len() && reader.byte_at == bytes.len();
+    whole.then_some(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,60 +328,10 @@ mod tests {
     use crate::{Config, Connection, ProtocolVersion, ReceivedTool};
     use serde_json::json;
 
-    /// An answer tape as a value, an index node as `{"$index": i}`, a held node as
-    /// `{"$held": slot}`; the rest of the stream must be used exactly.
+    /// An answer tape as a value (`read_back`), which must read it whole.
     fn decode(answer: &AnswerTape) -> Value {
-        fn node(t: &AnswerTape, at: &mut [usize; 3]) -> Value {
-            let word = |i: usize| t.words.get(i).copied().unwrap_or(u32::MAX);
-            let kind = word(at[0]);
-            match kind {
-                kind::NULL | kind::FALSE | kind::TRUE => {
-                    at[0] += 1;
-                    [Value::Null, Value::Bool(false), Value::Bool(true)].get(kind as usize).cloned().unwrap_or_default()
-                }
-                kind::NUMBER => {
-                    at[0] += 1;
-                    at[1] += 1;
-                    json!(t.numbers.get(at[1] - 1).copied().unwrap_or(f64::NAN))
-                }
-                kind::STRING | NAME => {
-                    let n = word(at[0] + 1) as usize;
-                    at[0] += 2;
-                    if kind == NAME {
-                        return json!(NAMES.get(n).copied().unwrap_or("?"));
-                    }
-                    at[2] += n;
-                    json!(String::from_utf8_lossy(t.bytes.get(at[2] - n..at[2]).unwrap_or_default()))
-                }
-                kind::ARRAY | kind::OBJECT => {
-                    let (len, extent) = (word(at[0] + 1) as usize, word(at[0] + 2) as usize);
-                    at[0] += CONTAINER_WORDS;
-                    let start = at[0];
-                    let value = if kind == kind::ARRAY {
-                        Value::Array((0..len).map(|_| node(t, at)).collect())
-                    } else {
-                        Value::Object(
-                            (0..len).map(|_| (node(t, at).as_str().unwrap_or("?").to_owned(), node(t, at))).collect(),
-                        )
-                    };
-                    assert_eq!(at[0] - start, extent, "a container's word extent");
-                    value
-                }
-                kind::HELD => {
-                    at[0] += 4;
-                    json!({"$held": word(at[0] - 3)})
-                }
-                INDEX => {
-                    at[0] += 2;
-                    json!({"$index": word(at[0] - 1)})
-                }
-                other => panic!("kind {other}"),
-            }
-        }
-        let mut at = [0; 3];
-        let value = node(answer, &mut at);
-        assert_eq!(at, [answer.words.len(), answer.numbers.len(), answer.bytes.len()]);
-        value
+        let (words, numbers, bytes) = answer.streams();
+        read_back(words, numbers, bytes).expect("one answer, read whole")
     }
 
     #[test]
@@ -329,7 +367,12 @@ mod tests {
         assert_eq!(decode(&answer), expected);
         // Strings of the table are name nodes; any other string is written out.
         answer.write_value(&json!({"resultType": "input_required", "other": "é", "n": [1, 2.5, null, true]}));
-        assert_eq!(decode(&answer), json!({"resultType": "input_required", "other": "é", "n": [1.0, 2.5, null, true]}));
+        // A number reads as JavaScript holds it: `1` an integer, as `JSON.parse` gives it.
+        assert_eq!(decode(&answer), json!({"resultType": "input_required", "other": "é", "n": [1, 2.5, null, true]}));
+        // Anything but exactly one answer is refused: a byte short, a word left over.
+        let (words, numbers, bytes) = answer.streams();
+        assert!(read_back(words, numbers, bytes.get(..bytes.len() - 1).unwrap_or_default()).is_none());
+        assert!(read_back(&[words, &[kind::NULL]].concat(), numbers, bytes).is_none());
         assert_eq!(answer.words.iter().filter(|w| **w == NAME).count(), 2);
     }
 }

@@ -15,6 +15,7 @@
 //!   route written by index (`Route::to_out_with`, as the npm package hands back its caller's
 //!   outputs) resolves to `Route::to_out`.
 use super::*;
+use mcp_outputs::answer::AnswerTape;
 use mcp_outputs::client::ReceivedTool;
 use mcp_outputs::connection::Connection;
 use mcp_outputs::limits::Limits;
@@ -173,6 +174,9 @@ pub fn same_on_tape(
             let on_tape = outcome(deterministic(|| {
                 server_tool.respond_node::<TapeJson, _>(conn, requested, tape.root(), &InPlace).map(|out| {
                     let copied = out.to_value();
+                    let mut answer = AnswerTape::default();
+                    answer.write_out(&out);
+                    assert_eq!(read_answer(&answer), as_javascript_holds_it(&copied), "respond's answer tape");
                     let moved = out.into_value();
                     assert_eq!(copied, moved, "Out::to_value and Out::into_value differ");
                     moved
@@ -204,6 +208,11 @@ fn same_for_host(
         host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|c| c.to_json())
     }));
     assert_eq!(on_value, on_tape, "check differs on the tape of {value}");
+    if let Ok(checked) = &on_tape {
+        let mut answer = AnswerTape::default();
+        answer.write_value(checked);
+        assert_eq!(read_answer(&answer), as_javascript_holds_it(checked), "the check's answer tape");
+    }
     // The text paths' order of faults (the result's limits, then the request's, then the
     // result's own): `check_node_then` selects once, and only for a result within the limits.
     let selected = std::cell::Cell::new(0u32);
@@ -227,7 +236,13 @@ fn same_for_host(
             let route = host.route_node(&checked, rule);
             let out = route.to_out().into_value();
             assert_eq!(out, route.to_json(), "Route::to_out and Route::to_json differ on a tape");
-            assert_eq!(by_index(&route, value), out, "Route::to_out_with by index differs from Route::to_out");
+            let indexed = indexed(&route);
+            assert_eq!(by_index(indexed.clone(), value), out, "Route::to_out_with by index differs from Route::to_out");
+            // The npm package's answer: the route written as an answer tape reads back as the
+            // indexed route, as JavaScript holds it.
+            let mut answer = AnswerTape::default();
+            answer.write_route(&route);
+            assert_eq!(read_answer(&answer), as_javascript_holds_it(&indexed), "the route's answer tape");
             out
         })
     }));
@@ -237,13 +252,28 @@ fn same_for_host(
     }
 }
 
+/// An answer tape read back (`answer::read_back`), which must read it whole.
+fn read_answer(answer: &AnswerTape) -> Value {
+    let (words, numbers, bytes) = answer.streams();
+    mcp_outputs::answer::read_back(words, numbers, bytes).expect("an answer tape the core wrote reads back whole")
+}
+
 /// The route as a binding that hands back its caller's outputs by index writes it
-/// (`Route::to_out_with`, each `Routed::Output` as `{"$index": i}`), with every index then
-/// resolved to `result.outputs[i]`. An output is an object with `audience` and `format`, so the
-/// marker cannot be one.
-fn by_index(route: &mcp_outputs::routing::Route<'_, TapeJson>, result: &Value) -> Value {
+/// (`Route::to_out_with`, each `Routed::Output` as `{"$index": i}`).
+fn indexed(route: &mcp_outputs::routing::Route<'_, TapeJson>) -> Value {
     use mcp_outputs::node::Out;
     use mcp_outputs::routing::Routed;
+    route
+        .to_out_with(&|routed| match routed {
+            Routed::Output { index, .. } => Out::Value(serde_json::json!({ "$index": index })),
+            other => other.to_out(),
+        })
+        .into_value()
+}
+
+/// An indexed route ([`indexed`]) with every index resolved to `result.outputs[i]`. An output
+/// is an object with `audience` and `format`, so the marker cannot be one.
+fn by_index(indexed: Value, result: &Value) -> Value {
     fn resolve(value: Value, outputs: &[Value]) -> Value {
         match value {
             Value::Object(members) => {
@@ -260,12 +290,6 @@ fn by_index(route: &mcp_outputs::routing::Route<'_, TapeJson>, result: &Value) -
             other => other,
         }
     }
-    let indexed = route
-        .to_out_with(&|routed| match routed {
-            Routed::Output { index, .. } => Out::Value(serde_json::json!({ "$index": index })),
-            other => other.to_out(),
-        })
-        .into_value();
     let outputs = result.get("outputs").and_then(Value::as_array).cloned().unwrap_or_default();
     resolve(indexed, &outputs)
 }
@@ -277,13 +301,24 @@ fn held_on_tape(pick: u8, opts: u8, requested: Option<&Value>, tape: &Tape<'_>) 
         if let Some(host) = host {
             if let Ok(selectors) = host.selection(requested) {
                 let _ = outcome(deterministic(|| {
-                    host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace)
-                        .map(|checked| host.route_node(&checked, rule.as_ref()).to_out().into_value())
+                    host.check_node::<TapeJson, _>(&selectors, tape.root(), &InPlace).map(|checked| {
+                        // Its answer tape reads back whole, held nodes and all.
+                        let route = host.route_node(&checked, rule.as_ref());
+                        let mut answer = AnswerTape::default();
+                        answer.write_route(&route);
+                        read_answer(&answer);
+                        route.to_out().into_value()
+                    })
                 }));
             }
         }
         let _ = outcome(deterministic(|| {
-            server.respond_node::<TapeJson, _>(conn, requested, tape.root(), &InPlace).map(|out| out.into_value())
+            server.respond_node::<TapeJson, _>(conn, requested, tape.root(), &InPlace).map(|out| {
+                let mut answer = AnswerTape::default();
+                answer.write_out(&out);
+                read_answer(&answer);
+                out.into_value()
+            })
         }));
     });
 }
