@@ -610,7 +610,7 @@ pub mod held {
         let tape = Tape::new(&writer.words, &writer.numbers, &writer.bytes)?;
         let held = writer.held;
         crate::host::HELD.with(|h| *h.borrow_mut() = held.clone());
-        // An answer's held node is the caller's own payload, handed back (api.js, `parseHeld`).
+        // An answer's held node is the caller's own payload, handed back (api.js, `answerReader`).
         let resolve = |node: &TapeNode<'_>| resolved(node, &held);
         let answer = f(&tape, &resolve);
         crate::host::HELD.with(|h| h.borrow_mut().clear());
