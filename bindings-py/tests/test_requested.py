@@ -68,11 +68,13 @@ def outcome(call: Any) -> Tuple[Any, ...]:
         return ("error", type(e).__name__, e.code, e.path, e.message, e.jsonrpc_code)
 
 
-def forms(request: Any) -> Iterator[Tuple[str, Any]]:
+def forms(request: Any, text: bool = True) -> Iterator[Tuple[str, Any]]:
     """The forms of one request that must answer alike: the plain value (read in place), JSON
-    text and bytes (parsed by the core), a tuple and a list subclass (read as snapshots)."""
-    yield "text", json.dumps(request)
-    yield "bytes", json.dumps(request).encode()
+    text and bytes (parsed by the core; not on the server side, whose object API reads a `str`
+    as a JSON string), a tuple and a list subclass (read as snapshots)."""
+    if text:
+        yield "text", json.dumps(request)
+        yield "bytes", json.dumps(request).encode()
     yield "plain", request
     if isinstance(request, list):
         yield "tuple", tuple(request)
@@ -160,15 +162,6 @@ PRODUCED: List[Any] = [
 ]
 
 
-def server_forms(request: Any) -> Iterator[Tuple[str, Any]]:
-    """The forms of one request that must answer alike on the server side: the plain value (read
-    in place), a tuple and a list subclass (read as snapshots)."""
-    yield "plain", request
-    if isinstance(request, list):
-        yield "tuple", tuple(request)
-        yield "subclass", ListSub(request)
-
-
 @pytest.mark.parametrize("version", ["2026-12-01", "2025-11-25"])
 @pytest.mark.parametrize("config", CONFIGS, ids=["default", "small"])
 def test_every_form_of_a_request_selects_and_responds_alike_on_the_server(version: str, config: Config) -> None:
@@ -177,7 +170,7 @@ def test_every_form_of_a_request_selects_and_responds_alike_on_the_server(versio
     server = mcp_outputs.ServerTool.declare(TOOL if apps else dict(TOOL, outputVariants=TOOL["outputVariants"][:2]))
     seen = set()
     for request in REQUESTS + [None]:
-        for form, value in server_forms(request):
+        for form, value in forms(request, text=False):
             selected = outcome(lambda: server.select(conn, value))
             assert selected == outcome(lambda: server.select(conn, request)), (version, request, form)
             for produced in PRODUCED:
