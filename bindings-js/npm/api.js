@@ -688,7 +688,8 @@ function answerReader(raw) {
       case INDEX_NODE: {
         const i = U32[w + 1];
         w += 2;
-        return outs[i];
+        // A text call's outputs come from a function (parsed from the text on demand).
+        return typeof outs === "function" ? outs(i) : outs[i];
       }
       default:
         throw new Error(`corrupt answer tape: kind ${U32[w]} at word ${w}`);
@@ -882,18 +883,30 @@ export function bind(load) {
   let tape = null;
   let answer = null;
   let tapeOf = null;
-  const writeTape = (value, limits, which, request) => {
+  // The answer reader serves the text paths too, where no tape writer is (a host where nothing
+  // can tell a Proxy): it needs only the instance's memory.
+  const current = () => {
     if (tapeOf !== engine) {
       tapeOf = engine;
       tape = tapeWriter(engine.raw, positions, !hasValidator);
-      answer = tape === null ? null : answerReader(engine.raw);
+      answer = answerReader(engine.raw);
     }
+  };
+  const writeTape = (value, limits, which, request) => {
+    current();
     return tape === null ? null : tape(value, limits, which, request);
   };
   // The answer of a tape call (its header's address), with the call's own outputs and payloads;
   // read inside `call`, where a corrupt answer is the engine's fault (restarted, `malformed`), as
   // a trap is.
   const readAnswer = (header, t) => answer(header, t.payloads, t.outputs);
+  // The answer of a text call (`check`, `route`): nothing is held; `outputAt(i)` gives output
+  // `i` of `result.outputs`, parsed from the text the core checked, for its index nodes. Read
+  // right after the call, before another call can write over it.
+  const readTextAnswer = (header, outputAt = null) => {
+    current();
+    return answer(header, null, outputAt);
+  };
   // The requested outputs as text, unless they crossed as a tape (`t.request`).
   const requestText = (t, requestedOutputs, limits) =>
     t !== null && t.request !== null ? undefined : optValue(requestedOutputs, "requestedOutputs", limits);
@@ -1244,7 +1257,7 @@ export function bind(load) {
       }
       const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits));
       const rule = legacyRule(options, this._limits);
-      return parse(this._call(() => this._handle().check(reqText, resultText, rule)));
+      return this._call(() => readTextAnswer(this._handle().check(reqText, resultText, rule)));
     }
     // The result as this layer reads it; when it cannot be read (missing, not JSON, not text)
     // the core decides what comes first: the local rule's or the request's fault (ERR-6), or
@@ -1264,7 +1277,7 @@ export function bind(load) {
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
       const text = this._result(req, options, () => textArg(resultText, "result", this._limits));
       const rule = legacyRule(options, this._limits);
-      return parse(this._call(() => this._handle().check(req, text, rule)));
+      return this._call(() => readTextAnswer(this._handle().check(req, text, rule)));
     }
     /** Checks a result and routes every output by its audience. The route's lists hold the
      * outputs exactly as they were checked: each parsed from the text the core checked, so
@@ -1294,11 +1307,12 @@ export function bind(load) {
       // A Map, not an array: an index an array does not own reads through Array.prototype,
       // where another script may have put a value.
       const parsed = new Map();
-      const indexed = parse(this._call(() => this._handle().route(reqText, resultText, rule)));
-      return withOutputs(indexed, (i) => {
-        if (!parsed.has(i)) parsed.set(i, parse(resultText.slice(spans.start[i], spans.end[i])));
-        return parsed.get(i);
-      });
+      return this._call(() =>
+        readTextAnswer(this._handle().route(reqText, resultText, rule), (i) => {
+          if (!parsed.has(i)) parsed.set(i, parse(resultText.slice(spans.start[i], spans.end[i])));
+          return parsed.get(i);
+        }),
+      );
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
     routeText(requestedOutputsText, resultText, options) {
@@ -1306,10 +1320,11 @@ export function bind(load) {
       const req = optTextArg(requestedOutputsText, "requestedOutputs", this._limits);
       const text = this._result(req, options, () => textArg(resultText, "result", this._limits));
       const rule = legacyRule(options, this._limits);
-      const indexed = parse(this._call(() => this._handle().route(req, text, rule)));
       // The core accepted the bytes, so JSON.parse accepts them too; parsed only when needed.
       let outputs;
-      return withOutputs(indexed, (i) => (outputs ??= JSON.parse(text).outputs)[i]);
+      return this._call(() =>
+        readTextAnswer(this._handle().route(req, text, rule), (i) => (outputs ??= JSON.parse(text).outputs)[i]),
+      );
     }
   }
 
@@ -1526,15 +1541,3 @@ export function bind(load) {
   };
 }
 
-// Puts the outputs back where the core's indexed route names them by their index in
-// `result.outputs` (a number never stands for an output otherwise: outputs are objects).
-function withOutputs(route, outputAt) {
-  // An answer that is not a tool result (input_required, or another kind, RT-1) routes nothing.
-  if ("resultType" in route) return route;
-  const swap = (list) => list.map((item) => (typeof item === "number" ? outputAt(item) : item));
-  route.model = swap(route.model);
-  route.user = swap(route.user);
-  route.programmatic = swap(route.programmatic);
-  for (const id of Object.keys(route.extensions)) route.extensions[id] = swap(route.extensions[id]);
-  return route;
-}

@@ -623,20 +623,18 @@ impl RawReceivedTool {
         })
     }
 
-    /// Checks a result (JSON text) against the request; the answer as JSON text (`{}`,
-    /// `{warnings}` or `{resultType: "input_required"}`). `legacy_structured` (JSON text) is a
-    /// local rule for legacy `structuredContent`, only validated here.
-    pub fn check(
-        &self,
-        requested: Option<String>,
-        result: String,
-        legacy_structured: Option<String>,
-    ) -> JsResult<String> {
+    /// Checks a result (JSON text) against the request; the address of the answer's header
+    /// (`mod answer`: `{}`, `{warnings}` or `{resultType: "input_required"}` written as a tape,
+    /// as `check_tape` writes it, so that one answer writer serves both paths).
+    /// `legacy_structured` (JSON text) is a local rule for legacy `structuredContent`, only
+    /// validated here.
+    pub fn check(&self, requested: Option<String>, result: String, legacy_structured: Option<String>) -> JsResult<u32> {
         lift(|| {
             self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
-            Ok(self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?.to_json().to_string())
+            let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
+            Ok(answer::give(|a| a.write_value(&checked.to_json())))
         })
     }
 
@@ -718,23 +716,21 @@ impl RawReceivedTool {
         })
     }
 
-    /// Checks and routes a result (JSON text); the route as JSON text, with each routed
-    /// output of `result.outputs` given as its index there (`Route::to_json_indexed`): the
-    /// JavaScript layer puts the caller's own output objects in their place, so outputs never
-    /// travel back across the boundary.
+    /// Checks and routes a result (JSON text); the address of the answer's header (`mod
+    /// answer`), the route written as `route_tape` writes it: each routed output of
+    /// `result.outputs` is an index node, for the JavaScript layer to put there the output it
+    /// parses from the text that was checked (outputs never travel back across the boundary).
+    /// The text path holds nothing, so every other node (the View, a legacy structured output)
+    /// is a copy read from the tape.
     /// `legacy_structured` (JSON text) names the consumer of a legacy `structuredContent`.
-    pub fn route(
-        &self,
-        requested: Option<String>,
-        result: String,
-        legacy_structured: Option<String>,
-    ) -> JsResult<String> {
+    pub fn route(&self, requested: Option<String>, result: String, legacy_structured: Option<String>) -> JsResult<u32> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
             let (selectors, buf) = self.read_text(requested, &result)?;
             let tape = buf.tape();
             let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
-            Ok(indexed(&self.inner.route_node(&checked, rule.as_ref())).into_value().to_string())
+            let route = self.inner.route_node(&checked, rule.as_ref());
+            Ok(answer::give(|a| a.write_route(&route)))
         })
     }
 }
@@ -794,15 +790,6 @@ impl RawReceivedTool {
         let result = mcp_outputs::tape::parse_text(limits, result, "result")?;
         Ok((self.inner.selection(requested.as_ref())?, result))
     }
-}
-
-/// A route in JSON terms with each routed output of `result.outputs` as its index there
-/// (`Route::to_json_indexed`): the JavaScript layer puts its own output objects in their place.
-fn indexed<'r>(route: &mcp_outputs::Route<'r, TapeJson>) -> mcp_outputs::node::Out<'r, TapeJson> {
-    route.to_out_with(&|routed| match routed {
-        mcp_outputs::routing::Routed::Output { index, .. } => mcp_outputs::node::Out::Value(Value::from(*index)),
-        other => other.to_out(),
-    })
 }
 
 /// A server's requested outputs (JSON text) read under `conn`'s limits: a fault of theirs is

@@ -2,7 +2,8 @@
 // the requested outputs of plain data cross as a tape of their own (no JSON text per call), and
 // the core's answer comes back as a tape in the wasm memory (index nodes for the caller's own
 // outputs, held nodes for its payloads) that npm/api.js reads into objects. Each test compares
-// the tape path with the text entry points, which answer through JSON text.
+// the tape path with the text entry points, whose answers cross as the same answer tape (their
+// outputs parsed from the text the core checked, every other node a copy read from the tape).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FLAVOUR, mcp } from "./flavour.mjs";
@@ -222,4 +223,45 @@ test("plain requested outputs do not cross as JSON text", () => {
   const before = counter.chars;
   h.route(text_, result);
   assert.ok(counter.chars - before >= JSON.stringify(text_).length, "a request with a getter crosses as text");
+});
+
+test("the text paths answer through the answer tape: their outputs parsed from the checked text, the rest copies", () => {
+  const h = host();
+  // A View payload with what a copy must keep: non-ASCII and long strings, a large number, an
+  // own `__proto__` member (as JSON.parse makes it), nesting.
+  const ui = JSON.parse('{"s":"h\\u00e9llo \\ud83d\\ude00","long":"' + "x".repeat(40) + '","big":1e300,"__proto__":{"a":[1,[2]]}}');
+  const result = {
+    outputs: [text("assistant", "a"), structured("programmatic", { n: 1 }), structured(APPS, ui)],
+    _meta: { [APPS]: { frame: 1 } },
+  };
+  const request = [
+    { audience: "assistant", format: "content" },
+    { audience: "programmatic", format: "structured" },
+    { audience: APPS, format: "structured" },
+  ];
+  const onTape = h.route(request, result);
+  // The text fallback of `route`: a getter makes the result not plain data.
+  const withGetter = { ...result, outputs: result.outputs.slice() };
+  Object.defineProperty(withGetter, "_meta", { get: () => result._meta, enumerable: true });
+  const [reads, fallback] = tapesRead(() => h.route(request, withGetter));
+  assert.equal(reads, 0, "the text path read no tape the caller wrote");
+  const fromText = h.routeText(reqText(request), JSON.stringify(result));
+  for (const route of [fallback, fromText]) {
+    assert.deepEqual(route, onTape);
+    assert.notEqual(route.model[0], result.outputs[0], "an output parsed from the text, not the caller's");
+    assert.deepEqual(route.extensions[APPS][0], result.outputs[2]);
+    const view = route.view.structuredContent;
+    assert.notEqual(view, ui, "the View a copy");
+    assert.equal(view.big, 1e300);
+    assert.equal(view.s, ui.s);
+    assert.equal(Object.hasOwn(view, "__proto__"), true);
+    assert.equal(Object.getPrototypeOf(view), Object.prototype);
+    assert.deepEqual(view.__proto__, { a: [1, [2]] });
+  }
+  // A number as the text wrote it: `-0.0` is -0 in the View's copy, as JSON.parse made it of
+  // the JSON text answer before.
+  const negZero = JSON.stringify(result).replace('"big":1e+300', '"big":-0.0');
+  assert.equal(Object.is(h.routeText(reqText(request), negZero).view.structuredContent.big, -0), true);
+  assert.deepEqual(h.check(request, withGetter), h.check(request, result));
+  assert.deepEqual(h.checkText(reqText(request), JSON.stringify(result)), {});
 });
