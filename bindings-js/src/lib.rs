@@ -186,7 +186,7 @@ mod host {
             let id = id_of(schema);
             match instance {
                 Instance::Value(value) => {
-                    let text = serde_json::to_string(value).unwrap_or_default();
+                    let text = value.to_string();
                     answered(schema, self, || self.0.validate(id, &text))
                 }
                 Instance::Text(text) => answered(schema, self, || self.0.validate(id, text)),
