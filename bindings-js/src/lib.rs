@@ -38,15 +38,19 @@ fn js_error(error: &Error) -> JsValue {
     let payload = js_sys::Object::new();
     // Setting a property on a fresh plain object cannot fail; a failure would only lose the
     // payload, and the JavaScript layer then rethrows the bare value unchanged.
-    let _ = js_sys::Reflect::set(
-        &payload,
-        &JsValue::from_str("mcpOutputs"),
-        &JsValue::from_str(&error.to_json().to_string()),
-    );
+    let _ =
+        js_sys::Reflect::set(&payload, &JsValue::from_str("mcpOutputs"), &JsValue::from_str(&text(&error.to_json())));
     payload.into()
 }
 
 type JsResult<T> = Result<T, JsValue>;
+
+/// A value's JSON text, the bytes `Value`'s `Display` writes, by the core's one writer of them
+/// (`jsontext::compact`): `Display` would link serde_json's compact and pretty serialisers of
+/// `Value` besides (P-JS-4).
+fn text(value: &Value) -> String {
+    mcp_outputs::jsontext::compact(value)
+}
 
 /// A core result as a wasm one, the call run with the JavaScript schema host (default build).
 fn lift<T>(result: impl FnOnce() -> mcp_outputs::Result<T>) -> JsResult<T> {
@@ -176,7 +180,7 @@ mod host {
         }
 
         fn build(&self, schema: &CompiledSchema) -> Result<(), String> {
-            match self.0.build(id_of(schema), &schema.source().to_string(), schema.dialect().uri()) {
+            match self.0.build(id_of(schema), &crate::text(schema.source()), schema.dialect().uri()) {
                 None => Ok(()),
                 Some(why) => Err(why),
             }
@@ -186,7 +190,7 @@ mod host {
             let id = id_of(schema);
             match instance {
                 Instance::Value(value) => {
-                    let text = value.to_string();
+                    let text = crate::text(value);
                     answered(schema, self, || self.0.validate(id, &text))
                 }
                 Instance::Text(text) => answered(schema, self, || self.0.validate(id, text)),
@@ -231,7 +235,7 @@ fn config_from(options: Option<String>) -> mcp_outputs::Result<Arc<Config>> {
 /// Every error code, in the core's order, as a JSON array of strings.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> String {
-    Value::Array(ErrorCode::ALL.iter().map(|c| Value::from(c.as_str())).collect()).to_string()
+    text(&Value::Array(ErrorCode::ALL.iter().map(|c| Value::from(c.as_str())).collect()))
 }
 
 /// The version of the core.
@@ -243,7 +247,7 @@ pub fn core_version() -> String {
 /// The supported protocol revisions, oldest first, as a JSON array.
 #[wasm_bindgen(js_name = protocolVersions)]
 pub fn protocol_versions() -> String {
-    facade::protocol_versions().to_string()
+    text(&facade::protocol_versions())
 }
 
 /// The limits that library options (`{extensions?, limits?}`, JSON text, or none for the
@@ -252,7 +256,7 @@ pub fn protocol_versions() -> String {
 /// building the whole text first; the options are validated as the operation itself would.
 #[wasm_bindgen(js_name = limitsOf)]
 pub fn limits_of(options: Option<String>) -> JsResult<String> {
-    lift(|| config_from(options).map(|config| facade::limits_json(&config.limits).to_string()))
+    lift(|| config_from(options).map(|config| text(&facade::limits_json(&config.limits))))
 }
 
 /// Panics, which in wasm is a trap: the tests' way to prove that the package recovers from a
@@ -320,7 +324,7 @@ impl RawConnection {
             let arguments = parse_opt(config, arguments, "arguments")?;
             let plan = config.limits.parse_text(&plan, "plan")?;
             let caps = config.limits.parse_text(&client_capabilities, "clientCapabilities")?;
-            Ok(self.inner.tools_call_params_json(&name, arguments.as_ref(), &plan, &caps)?.to_string())
+            Ok(text(&self.inner.tools_call_params_json(&name, arguments.as_ref(), &plan, &caps)?))
         })
     }
 
@@ -331,7 +335,7 @@ impl RawConnection {
             let limits = &self.inner.config().limits;
             let params = limits.parse_text(&params, "params")?;
             let caps = limits.parse_text(&client_capabilities, "clientCapabilities")?;
-            Ok(self.inner.request_params_json(&params, &caps)?.to_string())
+            Ok(text(&self.inner.request_params_json(&params, &caps)?))
         })
     }
 
@@ -356,13 +360,13 @@ impl RawConnection {
     /// The negotiated extension ids, as a JSON array.
     #[wasm_bindgen(getter)]
     pub fn negotiated(&self) -> String {
-        Value::from(self.inner.negotiated().to_vec()).to_string()
+        text(&Value::from(self.inner.negotiated().to_vec()))
     }
 
     /// The limits of this connection's options, as `limitsOf` writes them.
     #[wasm_bindgen(getter)]
     pub fn limits(&self) -> String {
-        facade::limits_json(self.inner.limits()).to_string()
+        text(&facade::limits_json(self.inner.limits()))
     }
 }
 
@@ -407,12 +411,12 @@ impl RawServerTool {
     /// The warning codes, as a JSON array.
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> String {
-        facade::warnings(self.inner.warnings()).to_string()
+        text(&facade::warnings(self.inner.warnings()))
     }
 
     /// The Tool object for tools/list on this connection, as JSON text.
     pub fn advertise(&self, conn: &RawConnection) -> String {
-        self.inner.advertise(&conn.inner).to_string()
+        text(&self.inner.advertise(&conn.inner))
     }
 
     /// The selection for a request's `requestedOutputs` (JSON text, or none when omitted).
@@ -433,7 +437,7 @@ impl RawServerTool {
                 .map_err(|e| ServerArgument::Tool.fault(e))?;
             let tape = read.tape();
             let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
-            Ok(out.into_value().to_string())
+            Ok(text(&out.into_value()))
         })
     }
 
@@ -531,8 +535,8 @@ impl RawDiscovered {
             let result = conn.inner.limits().parse_text(&result, "result")?;
             let discovered = ReceivedTool::discover(&result, &conn.inner)?;
             Ok(RawDiscovered {
-                warnings: facade::warnings(&discovered.warnings).to_string(),
-                summary: discovered.to_json().to_string(),
+                warnings: text(&facade::warnings(&discovered.warnings)),
+                summary: text(&discovered.to_json()),
                 accepted: discovered.accepted,
                 tools: discovered.tools,
             })
@@ -606,7 +610,7 @@ impl RawReceivedTool {
     /// The warning codes, as a JSON array.
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> String {
-        facade::warnings(self.inner.warnings()).to_string()
+        text(&facade::warnings(self.inner.warnings()))
     }
 
     /// The tool's name.
@@ -619,7 +623,7 @@ impl RawReceivedTool {
     pub fn plan(&self, request: String) -> JsResult<String> {
         lift(|| {
             let request = self.inner.connection().limits().parse_text(&request, "plan request")?;
-            Ok(self.inner.plan_json(&request)?.to_string())
+            Ok(text(&self.inner.plan_json(&request)?))
         })
     }
 
@@ -825,8 +829,9 @@ pub fn payload_positions() -> String {
                 .collect(),
         )
     };
-    serde_json::json!({"result": steps(mcp_outputs::payload::RESULT), "produced": steps(mcp_outputs::payload::PRODUCED)})
-        .to_string()
+    let positions =
+        [("result", steps(mcp_outputs::payload::RESULT)), ("produced", steps(mcp_outputs::payload::PRODUCED))];
+    text(&Value::Object(positions.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
 }
 
 /// Converts a 2026-07-28 Tool (JSON text) into `{tool, legacy?, warnings?}` (JSON text): the
@@ -838,7 +843,7 @@ pub fn migrate_tool(legacy_tool: String, options: Option<String>, library: Optio
         let tool = config.limits.parse_text(&legacy_tool, "legacyTool")?;
         let options = parse_opt(&config, options, "options")?;
         let options = mcp_outputs::migration::MigrateOptions::from_json(options.as_ref())?;
-        Ok(mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_json().to_string())
+        Ok(text(&mcp_outputs::migration::migrate(&tool, options, &config.limits)?.to_json()))
     })
 }
 
@@ -858,7 +863,7 @@ pub fn run_operation(op: String, input: String) -> JsResult<String> {
         // The result or produced outputs of check, route and respond are read through a tape,
         // as every call of this package: its wasm links one per-call path (P-JS-4).
         let calls = &mcp_outputs::ops::ThroughTape;
-        Ok(mcp_outputs::ops::run_with(&op, &input, mcp_outputs::Limits::default(), calls)?.to_string())
+        Ok(text(&mcp_outputs::ops::run_with(&op, &input, mcp_outputs::Limits::default(), calls)?))
     })
 }
 
@@ -871,7 +876,11 @@ pub fn contract_operations() -> String {
         .iter()
         .map(|(op, fields)| ((*op).to_owned(), Value::from(fields.to_vec())))
         .collect();
-    serde_json::json!({"operations": operations, "commonFields": mcp_outputs::ops::COMMON_FIELDS}).to_string()
+    let contract = [
+        ("operations", Value::Object(operations)),
+        ("commonFields", Value::from(mcp_outputs::ops::COMMON_FIELDS.to_vec())),
+    ];
+    text(&Value::Object(contract.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
 }
 
 /// A bare JSON Schema compiled once by the core (same dialects, `$ref` rules and limits as a
@@ -1074,7 +1083,7 @@ mod answer {
 /// JavaScript layer decodes them once.
 #[wasm_bindgen(js_name = answerNames)]
 pub fn answer_names() -> String {
-    Value::from(mcp_outputs::answer::NAMES.to_vec()).to_string()
+    text(&Value::from(mcp_outputs::answer::NAMES.to_vec()))
 }
 
 /// The address of tape area `which` (0 words, 1 numbers, 2 bytes), at least `len` long: see

@@ -234,7 +234,7 @@ impl ReceivedTool {
             Some(other) => {
                 return Err(Error::malformed(
                     "/resultType",
-                    format!("a tools/list resultType {other} is not \"complete\""),
+                    format!("a tools/list resultType {} is not \"complete\"", crate::jsontext::compact(other)),
                 ))
             }
         }
@@ -515,7 +515,7 @@ impl ReceivedTool {
             Member::Absent => {}
             Member::String(s) if s == "complete" => {}
             Member::String(_) | Member::Other(_) => {
-                let shown = result_type_node.map(|n| n.to_value().to_string()).unwrap_or_default();
+                let shown = result_type_node.map(|n| crate::jsontext::compact(&n.to_value())).unwrap_or_default();
                 return Err(Error::malformed(
                     "/resultType",
                     format!("resultType {shown} is neither \"complete\" nor \"input_required\""),

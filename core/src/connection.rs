@@ -84,7 +84,7 @@ fn unsupported(text: &str, supported: &[ProtocolVersion]) -> Error {
         "",
         format!("protocol version {text} is not supported (supported: {})", list.join(", ")),
     )
-    .with_data(serde_json::json!({ "supported": list, "requested": text }))
+    .with_data(crate::fields::object(vec![("supported", Value::from(list)), ("requested", Value::from(text))]))
 }
 
 /// `supportedVersions`: a non-empty list of distinct revisions, returned oldest first.

@@ -240,7 +240,11 @@ impl Error {
         if !self.0.path.is_empty() {
             data.insert("path".into(), Value::from(self.0.path.clone()));
         }
-        Some(json!({ "code": code, "message": self.0.message, "data": data }))
+        Some(crate::fields::object(vec![
+            ("code", Value::from(code)),
+            ("message", Value::from(self.0.message.clone())),
+            ("data", Value::Object(data)),
+        ]))
     }
 
     /// `{code, message, path}` plus `jsonrpc` when present: the error shape of every binding.

@@ -5,6 +5,13 @@
 
 use serde_json::{Map, Value};
 
+/// An object of `members`, in their order: how the library builds an object that holds a
+/// `Value` (or a list) it has in hand. `json!` would convert each through serde_json's value
+/// serializer (`to_value`), linking a copy of `Value`'s `Serialize` for that alone (P-JS-4).
+pub(crate) fn object(members: Vec<(&str, Value)>) -> Value {
+    Value::Object(members.into_iter().map(|(name, value)| (name.to_owned(), value)).collect())
+}
+
 /// Objects up to this size are scanned instead of hashed.
 const SCAN_LIMIT: usize = 16;
 

@@ -15,6 +15,7 @@ use crate::client::ReceivedTool;
 use crate::connection::{Config, Connection};
 use crate::declaration::Warning;
 use crate::error::{Error, Result, ServerArgument};
+use crate::jsontext::compact;
 use crate::limits::{Limits, MAX_DEPTH_CEILING};
 use crate::planning::{Mode, Plan, PlanOptions};
 use crate::routing::{Route, Routed};
@@ -308,7 +309,7 @@ impl Connection {
             .map_err(internal)?;
         let cache = cache.map(|t| limits.parse_text(t, "cache")).transpose().map_err(internal)?;
         let next_cursor = next_cursor.map(|t| limits.parse_text(t, "nextCursor")).transpose().map_err(internal)?;
-        Ok(self.tools_list_result_json(tools, cache.as_ref(), next_cursor.as_ref())?.to_string())
+        Ok(compact(&self.tools_list_result_json(tools, cache.as_ref(), next_cursor.as_ref())?))
     }
 }
 
@@ -352,7 +353,7 @@ impl ServerTool {
             .map(|t| conn.limits().parse_text(t, "requestedOutputs"))
             .transpose()
             .map_err(|e| ServerArgument::Request.fault(e))?;
-        self.select_json(conn, requested.as_ref()).map(|v| v.to_string())
+        self.select_json(conn, requested.as_ref()).map(|v| compact(&v))
     }
 
     /// [`ServerTool::respond`] over JSON text: the produced outputs in, the wire result out.
@@ -363,7 +364,7 @@ impl ServerTool {
         let produced = conn.limits().parse_text(produced, "produced").map_err(|e| ServerArgument::Tool.fault(e))?;
         let result =
             self.assemble(conn, &selectors, Produced::new(&produced)).map_err(|e| ServerArgument::Tool.fault(e))?;
-        Ok(result.to_string())
+        Ok(compact(&result))
     }
 
     /// The answer of a `respond` whose produced outputs a binding could not read (not JSON, over
@@ -476,7 +477,7 @@ impl ReceivedTool {
         let limits = self.connection().limits();
         let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
-        Ok(self.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json_indexed(&result).to_string())
+        Ok(compact(&self.route_with(requested.as_ref(), rule.as_ref(), &result)?.to_json_indexed(&result)))
     }
 
     /// [`ReceivedTool::route`] with the route as JSON.
@@ -503,7 +504,7 @@ impl ReceivedTool {
         let limits = self.connection().limits();
         let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
-        Ok(self.route_json(requested.as_ref(), &result)?.to_string())
+        Ok(compact(&self.route_json(requested.as_ref(), &result)?))
     }
 }
 
@@ -529,7 +530,7 @@ impl ReceivedTool {
         let limits = self.connection().limits();
         let requested = requested.map(|t| limits.parse_text(t, "requestedOutputs")).transpose()?;
         let result = limits.parse_text(result, "result")?;
-        Ok(self.route(requested.as_ref(), &result)?.to_json_indexed(&result).to_string())
+        Ok(compact(&self.route(requested.as_ref(), &result)?.to_json_indexed(&result)))
     }
 }
 

@@ -1,22 +1,37 @@
-//! Compact JSON text exactly as JavaScript's `JSON.stringify` writes it, for the legacy text
-//! mirror (LEG-4): the mirror must be the same bytes whichever SDK language produced it.
-//! Differences from `serde_json::to_string`: numbers follow ECMAScript `Number::toString`
-//! (`1.0` → `1`, `1e21` → `1e+21`, `1e-7` stays `1e-7`, `-0` → `0`).
+//! Compact JSON text of a `Value`, in two number styles: exactly as JavaScript's
+//! `JSON.stringify` writes it ([`stringify`]), for the legacy text mirror (LEG-4), which must be
+//! the same bytes whichever SDK language produced it; and exactly as `serde_json::to_string`
+//! writes it ([`compact`]), for every other text the library answers. They differ in numbers
+//! only: `JSON.stringify` follows ECMAScript `Number::toString` (`1.0` → `1`, `-0.0` → `0`,
+//! `1e-7` stays `1e-7`).
 
 use serde_json::{Number, Value};
 
 /// Serialises `value` as `JSON.stringify(value)` would.
 pub fn stringify(value: &Value) -> String {
     let mut out = String::new();
-    write_value(value, &mut out);
+    write_value(value, true, &mut out);
     out
 }
 
-fn write_value(value: &Value, out: &mut String) {
+/// `value`'s text as `serde_json::to_string` (and `Value`'s `Display`) writes it, byte for byte.
+/// The one writer of a `Value`'s text in the npm wasm: `Display` would link serde_json's compact
+/// and pretty serialisers of `Value` beside this one, which the mirror needs anyway (P-JS-4).
+pub fn compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(value, false, &mut out);
+    out
+}
+
+/// `value` into `out`, its numbers as JavaScript prints them (`js`) or as serde_json does.
+fn write_value(value: &Value, js: bool, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_number(n, out),
+        Value::Number(n) if js => write_number(n, out),
+        // `Number`'s `Display` is serde_json's own number writer (integers as integers, a double
+        // by its shortest digits: `1.0`, `-0.0`, `1e+21`), the one its serialiser calls.
+        Value::Number(n) => out.push_str(&n.to_string()),
         Value::String(s) => write_string(s, out),
         Value::Array(items) => {
             out.push('[');
@@ -24,7 +39,7 @@ fn write_value(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(item, out);
+                write_value(item, js, out);
             }
             out.push(']');
         }
@@ -36,7 +51,7 @@ fn write_value(value: &Value, out: &mut String) {
                 }
                 write_string(key, out);
                 out.push(':');
-                write_value(item, out);
+                write_value(item, js, out);
             }
             out.push('}');
         }
@@ -221,6 +236,18 @@ mod tests {
     }
 
     #[test]
+    fn compact_writes_what_serde_json_writes() {
+        let text =
+            r#"{"b":1.0,"a":[true,null,"é\n\u0001\"\\"],"c":{},"n":[-0.0,1e21,1e-7,-3,18446744073709551615,0.1]}"#;
+        let value: Value = serde_json::from_str(text).unwrap_or(json!(null));
+        assert_eq!(compact(&value), value.to_string());
+        assert_eq!(
+            compact(&value),
+            r#"{"b":1.0,"a":[true,null,"é\n\u0001\"\\"],"c":{},"n":[-0.0,1e+21,1e-7,-3,18446744073709551615,0.1]}"#
+        );
+    }
+
+    #[test]
     fn compact_and_ordered() {
         let value: Value = serde_json::from_str(r#"{"b":1.0,"a":[true,null,"é\n"],"c":{}}"#).unwrap_or(json!(null));
         assert_eq!(stringify(&value), r#"{"b":1,"a":[true,null,"é\n"],"c":{}}"#);
@@ -246,6 +273,12 @@ mod tests {
             proptest::prop_assert_eq!(text.parse::<f64>().ok(), Some(value), "{}", text);
             let mut oracle = ryu::Buffer::new();
             proptest::prop_assert_eq!(significant(&text), significant(oracle.format_finite(value.abs())));
+        }
+
+        // `compact` is `Value`'s `Display`, byte for byte.
+        #[test]
+        fn compact_is_displays_text(value in crate::testing::arb_json()) {
+            proptest::prop_assert_eq!(compact(&value), value.to_string());
         }
 
         // The writer over the validator's representations writes what the value writer writes:

@@ -6,7 +6,7 @@ use crate::declaration::{check_tool_basics, has_app_resource, Warning, WarningCo
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::schema::CompiledSchema;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What the author opts into.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,19 +99,19 @@ pub fn migrate(legacy_tool: &Value, options: MigrateOptions, limits: &Limits) ->
     let mut taken: Option<(&str, bool)> = None;
     match &output_schema {
         Some((schema, compiled)) if apps_tool => {
-            variants.push(json!({ "audience": APPS_EXTENSION, "format": "structured", "schema": schema }));
+            variants.push(structured_variant(APPS_EXTENSION, schema));
             taken = Some(("io.modelcontextprotocol/ui/structured", compiled.is_object_rooted()));
         }
         None if apps_tool => variants.push(ui.to_json()),
         Some((schema, _)) if options.assistant_from_output_schema => {
-            variants.push(json!({ "audience": "assistant", "format": "structured", "schema": schema }));
+            variants.push(structured_variant("assistant", schema));
             if options.programmatic_from_output_schema {
-                variants.push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
+                variants.push(structured_variant("programmatic", schema));
             }
             taken = Some(("assistant/structured", true));
         }
         Some((schema, _)) if options.programmatic_from_output_schema => {
-            variants.push(json!({ "audience": "programmatic", "format": "structured", "schema": schema }));
+            variants.push(structured_variant("programmatic", schema));
             taken = Some(("programmatic/structured", true));
         }
         _ => {}
@@ -120,7 +120,10 @@ pub fn migrate(legacy_tool: &Value, options: MigrateOptions, limits: &Limits) ->
     let mut warnings = Vec::new();
     match (&output_schema, taken) {
         (Some((schema, _)), Some((structured_from, true))) => {
-            legacy = Some(json!({ "outputSchema": schema, "structuredFrom": structured_from }));
+            legacy = Some(crate::fields::object(vec![
+                ("outputSchema", Value::clone(schema)),
+                ("structuredFrom", Value::from(structured_from)),
+            ]));
         }
         (Some(_), _) => {
             warnings.push(Warning { code: WarningCode::LegacyOutputSchemaDropped, path: "/outputSchema".to_owned() })
@@ -131,4 +134,13 @@ pub fn migrate(legacy_tool: &Value, options: MigrateOptions, limits: &Limits) ->
     out.remove("outputSchema");
     out.insert("outputVariants".into(), Value::Array(variants));
     Ok(Migrated { tool: Value::Object(out), legacy, warnings })
+}
+
+/// A structured variant of `audience` whose schema is `schema`.
+fn structured_variant(audience: &str, schema: &Value) -> Value {
+    crate::fields::object(vec![
+        ("audience", Value::from(audience)),
+        ("format", Value::from("structured")),
+        ("schema", schema.clone()),
+    ])
 }

@@ -8,7 +8,7 @@ use crate::client::ReceivedTool;
 use crate::declaration::has_app_resource;
 use crate::error::{Error, ErrorCode, Result};
 use crate::selection;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A host execution mode: a shorthand for a list of consumers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,11 @@ impl Plan {
             self.schemas
                 .iter()
                 .map(|(s, schema)| {
-                    json!({ "audience": s.audience.as_str(), "format": "structured", "schema": schema.clone().unwrap_or(Value::Null) })
+                    crate::fields::object(vec![
+                        ("audience", Value::from(s.audience.as_str())),
+                        ("format", Value::from("structured")),
+                        ("schema", schema.clone().unwrap_or(Value::Null)),
+                    ])
                 })
                 .collect(),
         )
@@ -281,6 +285,7 @@ fn rebase(error: Error, from: &str, to: &str) -> Error {
 mod tests {
     use super::*;
     use crate::Limits;
+    use serde_json::json;
 
     #[test]
     fn plans_are_read_back_from_json() {

@@ -2,7 +2,6 @@
 //! versions are compared against the explicit list of revisions, never as free-form strings.
 
 use crate::error::{Error, ErrorCode, Result};
-use serde_json::json;
 use std::fmt;
 
 /// A supported MCP protocol revision.
@@ -79,7 +78,7 @@ impl ProtocolVersion {
             "",
             format!("protocol version {text} is not supported (supported: {})", supported.join(", ")),
         )
-        .with_data(json!({ "supported": supported, "requested": text })))
+        .with_data(crate::fields::object(vec![("supported", supported.into()), ("requested", text.into())])))
     }
 
     /// Whether this revision uses the legacy `content` / `structuredContent` shapes.

@@ -410,7 +410,7 @@ pub fn error_response(id: &Value, error: &Error) -> Value {
     let rpc = error.to_jsonrpc_error().unwrap_or_else(|| {
         json!({ "code": jsonrpc::INTERNAL_ERROR, "message": error.message(), "data": { "mcpOutputsCode": error.code().as_str() } })
     });
-    json!({ "jsonrpc": "2.0", "id": id, "error": rpc })
+    crate::fields::object(vec![("jsonrpc", Value::from("2.0")), ("id", id.clone()), ("error", rpc)])
 }
 
 #[cfg(test)]
