@@ -7,6 +7,7 @@
 //! not converted.
 
 use crate::plain::{PlainNode, PyPlain};
+use jsonschema::json::Pyo3;
 use mcp_outputs::payload::{InPlace, PayloadsIn};
 use mcp_outputs::schema::CompiledSchema;
 use mcp_outputs::Error;
@@ -55,8 +56,15 @@ impl PayloadsIn<PyPlain> for PlainPayloads {
             // snapshot's.
             return Ok(());
         }
+        // The limits walk has already read every node of the result as plain (a node that is
+        // not marks the read, above), so the validator reads the payload through jsonschema's
+        // own reader of Python objects: the same reads, without classifying each node again.
+        if let Some(validator) = schema.validator_in::<Pyo3>()? {
+            count_pending(true);
+            return schema.validate_in(validator, node.borrowed(), path, what);
+        }
         // A schema whose patterns need the regex budget validates a value (see `node::validate`).
-        count_pending(schema.validator_in::<PyPlain>()?.is_some());
+        count_pending(false);
         PayloadsIn::<PyPlain>::validate(&InPlace, schema, node, path, what)
     }
 

@@ -116,7 +116,7 @@ impl Source for PyPlain {
 }
 
 /// jsonschema's own reader of Python objects, which this one narrows to plain values.
-type Py3<'py> = Borrowed<'py, 'py, PyAny>;
+pub(crate) type Py3<'py> = Borrowed<'py, 'py, PyAny>;
 type Py3Dict<'py> = Borrowed<'py, 'py, PyDict>;
 type Py3Array<'py> = <Py3<'py> as Node<'py, Pyo3>>::Array;
 type Py3Elements<'py> = <Py3Array<'py> as Array<'py, Pyo3>>::ElementsIter;
@@ -179,6 +179,11 @@ impl<'py> PlainNode<'py> {
     #[inline]
     pub fn new(object: Py3<'py>) -> Self {
         PlainNode { object, kind: kind(object) }
+    }
+
+    /// The caller's object as jsonschema's own reader reads it.
+    pub fn borrowed(&self) -> Py3<'py> {
+        self.object
     }
 
     /// The caller's object itself, to hand back.
