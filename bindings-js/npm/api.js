@@ -240,10 +240,11 @@ function leafCost(item) {
  * units, of the text the walk writes (each sink answers what it adds to it), so a snapshot is
  * refused exactly where its text would have been.
  *
- * A sink has `string(s, len)`, `number(v)`, `literal(kind)` (0 null, 1 false, 2 true), `key(k,
- * comma, len)` (`len`: the text's length before it), `comma()`, `open(kind)` (5 array, 6 object: a mark handed to its `close`) and
- * `close(mark, isArray, n)` (`n`: the items or members written); each answers what it added
- * to the text's length.
+ * A sink has `string(s, len)`, `number(v)`, `literal(kind)` (0 null, 1 false, 2 true),
+ * `key(k, comma, len)` (`len`: the text's length before it), `comma()`, `open(kind)` (5 array,
+ * 6 object; answers a mark, handed to its `close`) and `close(mark, isArray, n)` (`n`: the items
+ * or members written); each but `open` answers what it added to the text's length (the walk
+ * counts the bracket `open` writes).
  */
 function walkJson(root, what, limits, sink) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
