@@ -27,18 +27,15 @@ export class McpOutputsError extends Error {
   }
 }
 
-function fromCore(e) {
-  const p = JSON.parse(e.mcpOutputs);
-  return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
-}
-
 // `wrapped` in its wire form, keeping the cause the serialiser recorded (a throwing getter's).
 function withCause(onWire, wrapped) {
   if ("cause" in wrapped) Object.defineProperty(onWire, "cause", { value: wrapped.cause, configurable: true, writable: true });
   return onWire;
 }
 
-const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "string";
+// A core error as the wasm throws it: `mcpOutputs` is the address of an answer tape holding
+// `{code, message, path, jsonrpc?}` (read by `bind`'s `fromCore`).
+const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "number";
 
 // Messages built here quote what the caller gave (an exception's message, a type): a few
 // hundred characters of it, as the core cuts its own messages.
@@ -1063,6 +1060,11 @@ export function bind(load) {
   const readTextAnswer = (header, outputAt = null) => {
     current();
     return answer(header, null, outputAt);
+  };
+  // A core error (`isCoreError`), read from its answer tape right after the call that made it.
+  const fromCore = (e) => {
+    const p = readTextAnswer(e.mcpOutputs);
+    return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
   };
   // The requested outputs as text, unless they crossed as a tape (`t.request`).
   const requestText = (t, requestedOutputs, limits) =>

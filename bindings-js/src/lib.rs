@@ -29,20 +29,18 @@ use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
-/// What the wasm side throws for a core error: a plain object whose `mcpOutputs` property
-/// holds `{code, message, path, jsonrpc?}` as JSON text. The JavaScript layer catches it at
-/// once and throws `McpOutputsError` (a real `Error`) instead, so no caller ever sees it; a
-/// plain object rather than a `js_sys::Error` because capturing a second stack trace per
-/// error costs several microseconds.
+/// What the wasm side throws for a core error: a plain object whose `mcpOutputs` property is
+/// the address of an answer tape's header (`mod answer`) holding `{code, message, path,
+/// jsonrpc?}`, so that no JSON text crosses for it either. The JavaScript layer catches it at
+/// once, reads the tape (before any other call can write over it) and throws `McpOutputsError`
+/// (a real `Error`) instead, so no caller ever sees it; a plain object rather than a
+/// `js_sys::Error` because capturing a second stack trace per error costs several microseconds.
 fn js_error(error: &Error) -> JsValue {
     let payload = js_sys::Object::new();
+    let header = answer::give(|a| a.write_value(&error.to_json()));
     // Setting a property on a fresh plain object cannot fail; a failure would only lose the
     // payload, and the JavaScript layer then rethrows the bare value unchanged.
-    let _ = js_sys::Reflect::set(
-        &payload,
-        &JsValue::from_str("mcpOutputs"),
-        &JsValue::from_str(&error.to_json().to_string()),
-    );
+    let _ = js_sys::Reflect::set(&payload, &JsValue::from_str("mcpOutputs"), &JsValue::from(header));
     payload.into()
 }
 
