@@ -27,18 +27,15 @@ export class McpOutputsError extends Error {
   }
 }
 
-function fromCore(e) {
-  const p = JSON.parse(e.mcpOutputs);
-  return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
-}
-
 // `wrapped` in its wire form, keeping the cause the serialiser recorded (a throwing getter's).
 function withCause(onWire, wrapped) {
   if ("cause" in wrapped) Object.defineProperty(onWire, "cause", { value: wrapped.cause, configurable: true, writable: true });
   return onWire;
 }
 
-const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "string";
+// A core error as the wasm throws it: `mcpOutputs` is the address of an answer tape holding
+// `{code, message, path, jsonrpc?}` (read by `bind`'s `fromCore`).
+const isCoreError = (e) => e !== null && typeof e === "object" && typeof e.mcpOutputs === "number";
 
 // Messages built here quote what the caller gave (an exception's message, a type): a few
 // hundred characters of it, as the core cuts its own messages.
@@ -233,16 +230,24 @@ function leafCost(item) {
 }
 
 /**
- * `value` as JSON text under `limits` (`{maxBytes, maxDepth, maxArrayLen, maxObjectLen}`).
- * With `spans`, the offsets of each element of the top-level `outputs` array are recorded
- * there (`spans.start[i]`, `spans.end[i]`), so that a route can hand back exactly the text
- * that was checked.
+ * The one walk of a value with `JSON.stringify`'s semantics under `limits` (`{maxBytes,
+ * maxDepth, maxArrayLen, maxObjectLen}`), written into `sink`: as JSON text (`serialize`, the
+ * cold paths) or as a tape (the snapshot of a call's value, `tapeWriter`). The checks, their
+ * order, errors and paths are the same whatever the sink: `len` is the length, in UTF-16 code
+ * units, of the text the walk writes (each sink answers what it adds to it), so a snapshot is
+ * refused exactly where its text would have been.
+ *
+ * A sink has `string(s, len)`, `number(v)`, `literal(kind)` (0 null, 1 false, 2 true),
+ * `key(k, comma, len)` (`len`: the text's length before it), `comma()`, `open(kind)` (5 array,
+ * 6 object; answers a mark, handed to its `close`) and `close(mark, isArray, n)` (`n`: the items
+ * or members written); each but `open` answers what it added to the text's length (the walk
+ * counts the bracket `open` writes).
  */
-function serialize(root, what, limits, spans = null) {
+function walkJson(root, what, limits, sink) {
   const maxBytes = Math.min(limits.maxBytes, MAX_JS_STRING);
   const { maxDepth, maxArrayLen, maxObjectLen } = limits;
   const stack = [];
-  let out = "";
+  let len = 0;
   // The path of the value being written; with `container`, of the array or object around it.
   const fail = (code, message, container = false) => {
     throw new McpOutputsError(code, `${what}: ${message}`, pointerOf(container ? stack.slice(0, -1) : stack));
@@ -250,25 +255,25 @@ function serialize(root, what, limits, spans = null) {
   const overBytes = () => fail("limit-exceeded", `larger than the limit of ${limits.maxBytes} bytes`);
 
   // Writes one resolved value; false for what JSON leaves out (undefined, a function, a symbol).
-  const write = (value, outputs) => {
+  const write = (value) => {
     switch (typeof value) {
       case "string":
-        if (out.length + value.length + 2 > maxBytes) overBytes();
-        out += quote(value);
+        if (len + value.length + 2 > maxBytes) overBytes();
+        len += sink.string(value, len);
         break;
       case "number":
         if (!Number.isFinite(value)) fail("malformed", `${value} is not a JSON number`);
-        out += String(value);
+        len += sink.number(value);
         break;
       case "boolean":
-        out += value ? "true" : "false";
+        len += sink.literal(value ? 2 : 1);
         break;
       case "bigint":
         fail("malformed", "a BigInt is not representable as JSON");
         break;
       case "object": {
         if (value === null) {
-          out += "null";
+          len += sink.literal(0);
           break;
         }
         if (stack.length + 1 > maxDepth) {
@@ -281,55 +286,47 @@ function serialize(root, what, limits, spans = null) {
         }
         if (Array.isArray(value)) {
           // LengthOfArrayLike, as JSON.stringify reads it (a Proxy may answer anything).
-          const len = Number(value.length);
-          const n = len > 0 ? Math.min(Math.floor(len), Number.MAX_SAFE_INTEGER) : 0;
+          const length = Number(value.length);
+          const n = length > 0 ? Math.min(Math.floor(length), Number.MAX_SAFE_INTEGER) : 0;
           if (n > maxArrayLen) fail("limit-exceeded", `array of ${n} items exceeds the limit of ${maxArrayLen}`);
-          stack.push({ v: value, keys: null, i: 0, n, count: 0, outputs });
-          out += "[";
+          stack.push({ v: value, keys: null, i: 0, n, count: 0, mark: sink.open(5) });
         } else {
           const keys = Object.keys(value);
-          stack.push({ v: value, keys, i: 0, n: keys.length, count: 0, outputs: false });
-          out += "{";
+          stack.push({ v: value, keys, i: 0, n: keys.length, count: 0, mark: sink.open(6) });
         }
+        len += 1;
         break;
       }
       default:
         return false;
     }
-    if (out.length > maxBytes) overBytes();
+    if (len > maxBytes) overBytes();
     return true;
   };
 
   try {
     const top = resolve(root, "");
-    if (!write(top, false)) throw malformed(`${what}: ${typeof top} is not representable as JSON`);
+    if (!write(top)) throw malformed(`${what}: ${typeof top} is not representable as JSON`);
     while (stack.length > 0) {
       const f = stack[stack.length - 1];
       if (f.i < f.n) {
         if (f.keys === null) {
           const i = f.i++;
-          const item = f.v[i];
-          const value = resolve(item, String(i));
-          if (f.outputs) {
-            if (i > 0) spans.end[i - 1] = out.length;
-            spans.start[i] = out.length + (i > 0 ? 1 : 0);
-            // The output as read (once), and whether it can be handed back as it is.
-          }
-          if (i > 0) out += ",";
-          if (!write(value, false)) out += "null";
+          const value = resolve(f.v[i], String(i));
+          if (i > 0) len += sink.comma();
+          if (!write(value)) len += sink.literal(0);
         } else {
           const key = f.keys[f.i++];
           const value = resolve(f.v[key], key);
           if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
           if (++f.count > maxObjectLen) fail("limit-exceeded", `object of more than ${maxObjectLen} members`, true);
-          if (out.length + key.length + 3 > maxBytes) overBytes();
-          out += (f.count > 1 ? "," : "") + quote(key) + ":";
-          write(value, spans !== null && stack.length === 1 && key === "outputs");
+          if (len + key.length + 3 > maxBytes) overBytes();
+          len += sink.key(key, f.count > 1, len);
+          write(value);
         }
       } else {
         stack.pop();
-        if (f.outputs && f.n > 0) spans.end[f.n - 1] = out.length;
-        out += f.keys === null ? "]" : "}";
+        len += sink.close(f.mark, f.keys === null, f.keys === null ? f.n : f.count);
       }
     }
   } catch (e) {
@@ -337,6 +334,28 @@ function serialize(root, what, limits, spans = null) {
     const message = e instanceof Error ? e.message : String(e);
     throw malformed(`${what}: not representable as JSON: ${cut(message)}`, pointerOf(stack), e);
   }
+  return len;
+}
+
+/** `value` as JSON text under `limits` (`walkJson`): the cold paths' arguments. */
+function serialize(root, what, limits) {
+  let out = "";
+  const add = (text) => {
+    out += text;
+    return text.length;
+  };
+  walkJson(root, what, limits, {
+    string: (s) => add(quote(s)),
+    number: (v) => add(String(v)),
+    literal: (kind) => add(kind === 0 ? "null" : kind === 2 ? "true" : "false"),
+    key: (k, comma) => add((comma ? "," : "") + quote(k) + ":"),
+    comma: () => add(","),
+    open: (kind) => {
+      out += kind === 5 ? "[" : "{"; // the walk counts the bracket; no mark needed
+      return 0;
+    },
+    close: (mark, isArray) => add(isArray ? "]" : "}"),
+  });
   return out;
 }
 
@@ -353,29 +372,47 @@ const MAX_HELD = 2 ** 20;
 // payload is held here (measured by `measure`, written as a held node), for the caller's
 // validator; the full build validates inside the wasm, so its payloads are written into the tape
 // like the rest. The core reads the tape where it lies, and its answer names the caller's own
-// outputs and (default build) payloads. Anything else, or a value within
-// a factor of 3 of maxBytes (whose exact size is the core's to count on the text), is not
-// written: the call takes the text path (`serialize`), which reads it once and reports its
-// faults. Nothing here runs code of the caller's (no getter, trap or toJSON), so a value the
-// tape gives up on is read exactly once, by the text path.
+// outputs and (default build) payloads. Anything else, or a value within a factor of 3 of
+// maxBytes (whose exact size is counted on its text), is not written by that pass: the call
+// takes the snapshot (`snapshot` below), which reads the value once, with JSON.stringify's
+// semantics (`walkJson`), and writes it into the same areas as a tape that holds nothing.
+// Nothing in the first pass runs code of the caller's (no getter, trap or toJSON), so a value
+// it gives up on is read exactly once, by the snapshot.
 
 const NOT_PLAIN = Symbol("not plain");
 const textEncoder = new TextEncoder();
+// What JSON.stringify escapes in a string (a lone surrogate aside): `"`, `\` and the controls.
+const ESCAPED = /["\\\u0000-\u001f]/;
 
-/** The tape writer of one wasm instance (`raw`), or `null` when it has no tape entry points;
- * `holds`: whether payloads are held here (the default build) or written into the tape. */
+/** How many code units JSON.stringify's escapes add to a well-formed string `s`. */
+function escapes(s) {
+  if (!ESCAPED.test(s)) return 0;
+  let extra = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x0c || c === 0x0a || c === 0x0d || c === 0x09) extra += 1;
+    else if (c < 0x20) extra += 5; // \u00XX
+  }
+  return extra;
+}
+
+/** The tape writer of one wasm instance (`raw`); `holds`: whether payloads are held here (the
+ * default build) or written into the tape. `write` writes plain data (`null` when it cannot:
+ * then `snapshot`); `snapshot` any value. */
 function tapeWriter(raw, positions, holds) {
-  if (typeof raw.tapeArea !== "function" || isProxy === null || typeof lookupGetter !== "function") return null;
   // The core's payload positions, as this writer finds them (a result's: each output's and the
   // top-level `structuredContent`; a produced value's: each output's): another layout is not
-  // this writer's to guess, and leaves every call on the text path.
+  // this writer's to guess, and leaves every call to the snapshot; so does a host where nothing
+  // tells a Proxy apart, or where own data properties cannot be told apart without running code.
   const expected = {
     result: '[["outputs","*","structuredContent"],["structuredContent"]]',
     produced: '[["outputs","*","structuredContent"]]',
   };
-  if (JSON.stringify(positions.result) !== expected.result || JSON.stringify(positions.produced) !== expected.produced) {
-    return null;
-  }
+  const plainable =
+    isProxy !== null &&
+    typeof lookupGetter === "function" &&
+    JSON.stringify(positions.result) === expected.result &&
+    JSON.stringify(positions.produced) === expected.produced;
   const memory = raw.wasmMemory();
   const caps = [0, 0, 0];
   const ptrs = [0, 0, 0];
@@ -409,16 +446,13 @@ function tapeWriter(raw, positions, holds) {
   // tool produced).
   let topHeld = false;
 
+  // ---- What both writers write: nodes of the tape format.
   const words = (n) => {
     if (at + n > caps[0]) grow(0, 2 * (at + n));
   };
-  const string = (s) => {
+  // A string node; the number of UTF-8 bytes it wrote.
+  const emitString = (s) => {
     const n = s.length;
-    if (!wellFormed(s)) throw NOT_PLAIN;
-    bound += 6 * n + 2;
-    // Before the copy: a string past the bound must not grow the wasm memory (which never
-    // shrinks) on its way to the text path.
-    if (bound > limit) throw NOT_PLAIN;
     words(2);
     W[at] = 4;
     if (byte + 3 * n > caps[2]) grow(2, 2 * (byte + 3 * n));
@@ -434,13 +468,50 @@ function tapeWriter(raw, positions, holds) {
         W[at + 1] = n;
         at += 2;
         byte += n;
-        return;
+        return n;
       }
     }
     const { written } = textEncoder.encodeInto(s, B.subarray(byte));
     W[at + 1] = written;
     at += 2;
     byte += written;
+    return written;
+  };
+  const emitNumber = (v) => {
+    words(1);
+    W[at++] = 3;
+    if (num + 1 > caps[1]) grow(1, 2 * (num + 1));
+    F[num++] = v;
+  };
+  // null (0), false (1), true (2).
+  const emitWord = (k) => {
+    words(1);
+    W[at++] = k;
+  };
+  // A container's header (kind 5 array, 6 object), completed by `closeAt` once its content is
+  // written: its length and its extents in the three streams.
+  const openAt = (kind) => {
+    words(5);
+    const header = at;
+    W[header] = kind;
+    at += 5;
+    return header;
+  };
+  const closeAt = (header, n, num0, byte0) => {
+    W[header + 1] = n;
+    W[header + 2] = at - header - 5;
+    W[header + 3] = num - num0;
+    W[header + 4] = byte - byte0;
+  };
+
+  // ---- Plain data (runs no code of the caller's).
+  const string = (s) => {
+    if (!wellFormed(s)) throw NOT_PLAIN;
+    bound += 6 * s.length + 2;
+    // Before the copy: a string past the bound must not grow the wasm memory (which never
+    // shrinks) on its way to the snapshot.
+    if (bound > limit) throw NOT_PLAIN;
+    emitString(s);
   };
   // `level`: 0 the result, 1 its outputs, 2 an output, 3 anything else; `depth`: the
   // containers around `v`, itself included when it is one.
@@ -451,21 +522,16 @@ function tapeWriter(raw, positions, holds) {
         return;
       case "number":
         if (!Number.isFinite(v)) throw NOT_PLAIN;
-        words(1);
-        W[at++] = 3;
-        if (num + 1 > caps[1]) grow(1, 2 * (num + 1));
-        F[num++] = v;
+        emitNumber(v);
         bound += 24;
         return;
       case "boolean":
-        words(1);
-        W[at++] = v ? 2 : 1;
+        emitWord(v ? 2 : 1);
         bound += 5;
         return;
       case "object":
         if (v === null) {
-          words(1);
-          W[at++] = 0;
+          emitWord(0);
           bound += 4;
           return;
         }
@@ -474,17 +540,15 @@ function tapeWriter(raw, positions, holds) {
         throw NOT_PLAIN; // undefined, a function, a symbol, a BigInt
     }
     if (depth > limits.maxDepth || isProxy(v)) throw NOT_PLAIN;
-    words(5);
-    const header = at;
     const num0 = num;
     const byte0 = byte;
-    at += 5;
+    let header;
     let n;
     if (Array.isArray(v)) {
       if (Object.getPrototypeOf(v) !== Array.prototype) throw NOT_PLAIN;
       n = v.length;
       if (n > limits.maxArrayLen) throw NOT_PLAIN;
-      W[header] = 5;
+      header = openAt(5);
       const inner = level === 1 ? 2 : 3;
       for (let i = 0; i < n; i++) {
         // Own data only, as `measure` reads (a hole is not plain data).
@@ -499,7 +563,7 @@ function tapeWriter(raw, positions, holds) {
       const keys = Object.keys(v);
       n = keys.length;
       if (n > limits.maxObjectLen) throw NOT_PLAIN;
-      W[header] = 6;
+      header = openAt(6);
       for (let i = 0; i < n; i++) {
         const key = keys[i];
         if (lookupGetter.call(v, key) !== undefined) throw NOT_PLAIN;
@@ -511,10 +575,7 @@ function tapeWriter(raw, positions, holds) {
     }
     bound += n + 2;
     if (bound > limit) throw NOT_PLAIN;
-    W[header + 1] = n;
-    W[header + 2] = at - header - 5;
-    W[header + 3] = num - num0;
-    W[header + 4] = byte - byte0;
+    closeAt(header, n, num0, byte0);
   };
   // A payload, inside `depth` containers: held when plain, as a node the core's limits walk
   // charges as a number (8); its own size is added to the bound here. Its flags (core/src/tape.rs:
@@ -535,19 +596,25 @@ function tapeWriter(raw, positions, holds) {
     if (bound > limit) throw NOT_PLAIN;
   };
 
-  /** `result` (`which`: "result" or "produced") written as a tape under `lim`, after the tape of
-   * `request` (the requested outputs, when given and plain data): `{request, words, numbers,
-   * bytes, payloads, outputs}`, `request` the request tape's `[words, numbers, bytes]`
-   * at the start of the areas (the result's follows it) or `null` when it was not written (the
-   * caller sends it as text); or `null` when the result is not plain data (the text path's then). */
-  return function write(result, lim, which, request = undefined) {
-    topHeld = which === "result";
-    // A grown memory detaches the buffer the views were made on, and a detached view's length
-    // is 0 (the areas never are): cheaper than asking the memory for its buffer on every call.
+  // A grown memory detaches the buffer the views were made on, and a detached view's length
+  // is 0 (the areas never are): cheaper than asking the memory for its buffer on every call.
+  const fresh = () => {
     if (W.length === 0) view();
     at = 0;
     num = 0;
     byte = 0;
+  };
+
+  /** `result` (`which`: "result" or "produced") written as a tape under `lim`, after the tape of
+   * `request` (the requested outputs, when given and plain data): `{request, words, numbers,
+   * bytes, payloads, outputs}`, `request` the request tape's `[words, numbers, bytes]`
+   * at the start of the areas (the result's follows it) or `null` when it was not written (the
+   * caller sends it as text); or `null` when the result is not plain data (the snapshot's then). */
+  function write(result, lim, which, request = undefined) {
+    lastRequest = null;
+    if (!plainable) return null;
+    topHeld = which === "result";
+    fresh();
     // UTF-8 takes at most 3 bytes per code unit: within a third of maxBytes (and of what a JS
     // string can hold), the text is surely within maxBytes.
     limit = Math.floor(Math.min(lim.maxBytes, MAX_JS_STRING) / 3);
@@ -573,7 +640,11 @@ function tapeWriter(raw, positions, holds) {
     try {
       value(result, 1, 0);
     } catch (e) {
-      if (e === NOT_PLAIN) return null;
+      // The request's tape stays, for the snapshot of the result to follow it.
+      if (e === NOT_PLAIN) {
+        lastRequest = written;
+        return null;
+      }
       throw e;
     }
     return {
@@ -584,7 +655,85 @@ function tapeWriter(raw, positions, holds) {
       payloads,
       outputs,
     };
+  }
+
+  // ---- The snapshot: any value, read once by `walkJson` (JSON.stringify's semantics, the text
+  // path's checks and errors), each node written out as a copy (nothing held). Beside the tape it
+  // counts what the core's size check needs of the text the walk stands for (the check is on the
+  // text: core/src/tape.rs, `snapshot`): its UTF-8 length, and the first string that text cannot
+  // hold (a lone surrogate, which JSON.stringify escapes and the core's parser refuses).
+  // The request tape the last `write` left at the start of the areas when it gave up on the
+  // result (`[words, numbers, bytes]`), or null.
+  let lastRequest = null;
+  let utf8 = 0; // the text's UTF-8 bytes beyond its UTF-16 length (the walk counts that)
+  let lone = null;
+  let marks = [];
+  const snapshotSink = {
+    // `len`: the text's UTF-16 length before the string's opening quote.
+    string(s, len) {
+      if (wellFormed(s)) {
+        utf8 += emitString(s) - s.length;
+        return s.length + 2 + escapes(s);
+      }
+      // JSON.stringify escapes each lone surrogate (`\udXXX`); the tape holds U+FFFD there,
+      // never read: the core refuses the snapshot at this string first.
+      const text = quote(s);
+      if (lone === null) lone = { at: len + utf8, text };
+      utf8 += textEncoder.encode(text).length - text.length;
+      emitString(s);
+      return text.length;
+    },
+    number(v) {
+      emitNumber(v);
+      return String(v).length;
+    },
+    literal(kind) {
+      emitWord(kind);
+      return kind === 1 ? 5 : 4;
+    },
+    key(k, comma, len) {
+      return comma ? 2 + this.string(k, len + 1) : 1 + this.string(k, len);
+    },
+    comma: () => 1,
+    open(kind) {
+      marks.push(num, byte);
+      return openAt(kind);
+    },
+    close(header, isArray, n) {
+      const byte0 = marks.pop();
+      const num0 = marks.pop();
+      closeAt(header, n, num0, byte0);
+      return 1;
+    },
   };
+
+  /** `value` (`what`: "result" or "produced") as a snapshot tape under `lim`, after the tape
+   * of the requested outputs the last `write` left (`request`, as `write` answers it; else at the
+   * start of the areas): `{request, words, numbers, bytes, textBytes, loneAt, lone}` (the text's
+   * UTF-8 length, and the first lone surrogate's offset in it and its string as JSON.stringify
+   * writes it, or 0 and `undefined`); throws the text path's errors (`walkJson`). */
+  function snapshot(v, what, lim) {
+    const request = lastRequest;
+    lastRequest = null;
+    fresh();
+    if (request !== null) [at, num, byte] = request;
+    const [at0, num0, byte0] = [at, num, byte];
+    utf8 = 0;
+    lone = null;
+    marks = [];
+    const len = walkJson(v, what, lim, snapshotSink);
+    return {
+      request,
+      words: at - at0,
+      numbers: num - num0,
+      bytes: byte - byte0,
+      textBytes: len + utf8,
+      loneAt: lone === null ? 0 : lone.at,
+      lone: lone === null ? undefined : lone.text,
+    };
+  }
+
+  return { write, snapshot, request: () => lastRequest };
 }
 
 // ---- Answers ------------------------------------------------------------------------------------
@@ -883,8 +1032,7 @@ export function bind(load) {
   let tape = null;
   let answer = null;
   let tapeOf = null;
-  // The answer reader serves the text paths too, where no tape writer is (a host where nothing
-  // can tell a Proxy): it needs only the instance's memory.
+  // Made together: both need only the instance's memory.
   const current = () => {
     if (tapeOf !== engine) {
       tapeOf = engine;
@@ -894,7 +1042,13 @@ export function bind(load) {
   };
   const writeTape = (value, limits, which, request) => {
     current();
-    return tape === null ? null : tape(value, limits, which, request);
+    return tape.write(value, limits, which, request);
+  };
+  // A value that is not plain data, read once into a snapshot tape (`tapeWriter`), after a
+  // `writeTape` that gave up on it.
+  const snapshotOf = (value, what, limits) => {
+    current();
+    return tape.snapshot(value, what, limits);
   };
   // The answer of a tape call (its header's address), with the call's own outputs and payloads;
   // read inside `call`, where a corrupt answer is the engine's fault (restarted, `malformed`), as
@@ -907,9 +1061,28 @@ export function bind(load) {
     current();
     return answer(header, null, outputAt);
   };
+  // A core error (`isCoreError`), read from its answer tape right after the call that made it.
+  const fromCore = (e) => {
+    const p = readTextAnswer(e.mcpOutputs);
+    return new McpOutputsError(p.code, p.message, p.path, p.jsonrpc ?? null);
+  };
   // The requested outputs as text, unless they crossed as a tape (`t.request`).
   const requestText = (t, requestedOutputs, limits) =>
     t !== null && t.request !== null ? undefined : optValue(requestedOutputs, "requestedOutputs", limits);
+  // After a `writeTape` that gave up on the result: whether it left the requested outputs'
+  // tape for the snapshot to follow (plain data), and their text when not.
+  const snapshotRequest = (requestedOutputs, limits) => {
+    const written = tape.request();
+    const text = written !== null ? undefined : optValue(requestedOutputs, "requestedOutputs", limits);
+    return {
+      written,
+      text,
+      // What the core ranks a fault of the result's read against (`checkUnread`,
+      // `respondUnread`): the request's text, written again from a plain request when it
+      // crossed as a tape (reading plain data runs no code of the caller's).
+      faultText: () => (written !== null ? optValue(requestedOutputs, "requestedOutputs", limits) : text),
+    };
+  };
   const requestArgs = (t) => (t.request === null ? [0, 0, 0] : t.request);
 
   // Runs `fn` with `hold`'s payloads answering the core's questions.
@@ -1162,9 +1335,9 @@ export function bind(load) {
       // The requested outputs cross as a tape when they are plain data, else as text (read
       // first, as before: writing the tapes runs no code of the caller's).
       const t = writeTape(produced, c._limits, "produced", requestedOutputs);
-      const reqText = requestText(t, requestedOutputs, c._limits);
       if (t !== null) {
         // Plain data throughout: the result carries the caller's own payload objects.
+        const reqText = requestText(t, requestedOutputs, c._limits);
         const [rw, rn, rb] = requestArgs(t);
         return this._call(() =>
           readAnswer(
@@ -1173,17 +1346,28 @@ export function bind(load) {
           ),
         );
       }
-      // Anything else as JSON text, read once (the wasm reads the text into a tape).
-      const producedText = this._produced(c, reqText, () => serialize(produced, "produced", c._limits));
-      return parse(this._call(() => this._handle().respond(c._handle(), reqText, producedText)));
+      // Anything else read once into a snapshot tape (nothing held), after the requested
+      // outputs' tape when they are plain data: the wasm checks it as the text it stands for,
+      // and the answer is a tape of copies.
+      const req = snapshotRequest(requestedOutputs, c._limits);
+      const snap = this._produced(c, req.faultText, () => snapshotOf(produced, "produced", c._limits));
+      const [rw, rn, rb] = req.written ?? [0, 0, 0];
+      const { words, numbers, bytes, textBytes, loneAt, lone } = snap;
+      return this._call(() =>
+        readTextAnswer(
+          this._handle().respondSnapshot(c._handle(), req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone),
+        ),
+      );
     }
     // The produced outputs as text; when they cannot be read (missing, not JSON, over a limit)
     // the core decides what comes first: the request's fault, or this one as the server's.
+    // (`reqText`: the requested outputs' text, or a function that writes it.)
     _produced(c, reqText, read) {
       try {
         return read();
       } catch (e) {
         if (!(e instanceof McpOutputsError)) throw e;
+        if (typeof reqText === "function") reqText = reqText();
         throw withCause(fromCore(this._call(() => this._handle().respondUnread(c._handle(), reqText, e.code, e.message, e.path))), e);
       }
     }
@@ -1247,26 +1431,35 @@ export function bind(load) {
       // The requested outputs cross as a tape when they are plain data, else as text (read
       // first, as before: writing the tapes runs no code of the caller's).
       const t = writeTape(result, this._limits, "result", requestedOutputs);
-      const reqText = requestText(t, requestedOutputs, this._limits);
       if (t !== null) {
+        const reqText = requestText(t, requestedOutputs, this._limits);
         const rule = legacyRule(options, this._limits);
         const [rw, rn, rb] = requestArgs(t);
         return this._call(() =>
           readAnswer(holding(t, () => this._handle().checkTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, rule)), t),
         );
       }
-      const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits));
+      // Anything else read once into a snapshot tape (nothing held), after the requested
+      // outputs' tape when they are plain data; checked as the text it stands for.
+      const req = snapshotRequest(requestedOutputs, this._limits);
+      const snap = this._result(req.faultText, options, () => snapshotOf(result, "result", this._limits));
       const rule = legacyRule(options, this._limits);
-      return this._call(() => readTextAnswer(this._handle().check(reqText, resultText, rule)));
+      const [rw, rn, rb] = req.written ?? [0, 0, 0];
+      const { words, numbers, bytes, textBytes, loneAt, lone } = snap;
+      return this._call(() =>
+        readTextAnswer(this._handle().checkSnapshot(req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
+      );
     }
     // The result as this layer reads it; when it cannot be read (missing, not JSON, not text)
     // the core decides what comes first: the local rule's or the request's fault (ERR-6), or
     // this one.
+    // (`reqText`: the requested outputs' text, or a function that writes it.)
     _result(reqText, options, read) {
       try {
         return read();
       } catch (e) {
         if (!(e instanceof McpOutputsError)) throw e;
+        if (typeof reqText === "function") reqText = reqText();
         const rule = legacyRule(options, this._limits);
         throw withCause(fromCore(this._call(() => this._handle().checkUnread(reqText, rule, e.code, e.message, e.path))), e);
       }
@@ -1289,29 +1482,26 @@ export function bind(load) {
       // The requested outputs cross as a tape when they are plain data, else as text (read
       // first, as before: writing the tapes runs no code of the caller's).
       const t = writeTape(result, this._limits, "result", requestedOutputs);
-      const reqText = requestText(t, requestedOutputs, this._limits);
       if (t !== null) {
         // Plain data throughout: each routed output is the caller's own object, as read for the
         // tape, and each payload the route names the caller's own payload.
+        const reqText = requestText(t, requestedOutputs, this._limits);
         const rule = legacyRule(options, this._limits);
         const [rw, rn, rb] = requestArgs(t);
         return this._call(() =>
           readAnswer(holding(t, () => this._handle().routeTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, rule)), t),
         );
       }
-      // Anything else as JSON text, read once: each routed output is parsed from the text that
-      // was checked.
-      const spans = { start: [], end: [] };
-      const resultText = this._result(reqText, options, () => serialize(result, "result", this._limits, spans));
+      // Anything else read once into a snapshot tape (nothing held), checked as its text: the
+      // core writes every node of the route as a copy of what it checked (no index node), so
+      // nothing (a getter, a Proxy, a toJSON, a later change) can put another value in its place.
+      const req = snapshotRequest(requestedOutputs, this._limits);
+      const snap = this._result(req.faultText, options, () => snapshotOf(result, "result", this._limits));
       const rule = legacyRule(options, this._limits);
-      // A Map, not an array: an index an array does not own reads through Array.prototype,
-      // where another script may have put a value.
-      const parsed = new Map();
+      const [rw, rn, rb] = req.written ?? [0, 0, 0];
+      const { words, numbers, bytes, textBytes, loneAt, lone } = snap;
       return this._call(() =>
-        readTextAnswer(this._handle().route(reqText, resultText, rule), (i) => {
-          if (!parsed.has(i)) parsed.set(i, parse(resultText.slice(spans.start[i], spans.end[i])));
-          return parsed.get(i);
-        }),
+        readTextAnswer(this._handle().routeSnapshot(req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
       );
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */
@@ -1405,9 +1595,13 @@ export function bind(load) {
   Object.defineProperty(Connection, Symbol.for("mcp-outputs.forceTrapForTest"), {
     value: () => call(() => engine.raw.__panicForTest()),
   });
-  // And for the tests of the tape: how many results this instance read as tapes (-1: none can).
+  // And for the tests of the tape: how many results this instance read as tapes of plain data
+  // (-1: none can), and as snapshots.
   Object.defineProperty(Connection, Symbol.for("mcp-outputs.tapeReadsForTest"), {
     value: () => (typeof engine.raw.__tapeReadsForTest === "function" ? engine.raw.__tapeReadsForTest() : -1),
+  });
+  Object.defineProperty(Connection, Symbol.for("mcp-outputs.snapshotReadsForTest"), {
+    value: () => (typeof engine.raw.__snapshotReadsForTest === "function" ? engine.raw.__snapshotReadsForTest() : -1),
   });
 
   return {

@@ -29,17 +29,18 @@ use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
-/// What the wasm side throws for a core error: a plain object whose `mcpOutputs` property
-/// holds `{code, message, path, jsonrpc?}` as JSON text. The JavaScript layer catches it at
-/// once and throws `McpOutputsError` (a real `Error`) instead, so no caller ever sees it; a
-/// plain object rather than a `js_sys::Error` because capturing a second stack trace per
-/// error costs several microseconds.
+/// What the wasm side throws for a core error: a plain object whose `mcpOutputs` property is
+/// the address of an answer tape's header (`mod answer`) holding `{code, message, path,
+/// jsonrpc?}`, so that no JSON text crosses for it either. The JavaScript layer catches it at
+/// once, reads the tape (before any other call can write over it) and throws `McpOutputsError`
+/// (a real `Error`) instead, so no caller ever sees it; a plain object rather than a
+/// `js_sys::Error` because capturing a second stack trace per error costs several microseconds.
 fn js_error(error: &Error) -> JsValue {
     let payload = js_sys::Object::new();
+    let header = answer::give(|a| a.write_value(&error.to_json()));
     // Setting a property on a fresh plain object cannot fail; a failure would only lose the
     // payload, and the JavaScript layer then rethrows the bare value unchanged.
-    let _ =
-        js_sys::Reflect::set(&payload, &JsValue::from_str("mcpOutputs"), &JsValue::from_str(&text(&error.to_json())));
+    let _ = js_sys::Reflect::set(&payload, &JsValue::from_str("mcpOutputs"), &JsValue::from(header));
     payload.into()
 }
 
@@ -483,6 +484,51 @@ impl RawServerTool {
         })
     }
 
+    /// `respond` of produced outputs JavaScript read once into a snapshot tape (a value that is
+    /// not plain data: npm/api.js, `tapeWriter`'s `snapshot`; nothing held): `respond`'s order,
+    /// codes and answers, the tape checked as the text it stands for (`tape::snapshot`:
+    /// `text_bytes`, its UTF-8 length; `lone_at`/`lone`, its first lone surrogate). The address
+    /// of the answer's header (`mod answer`): the wire result as a tape, every node a copy.
+    #[wasm_bindgen(js_name = respondSnapshot)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn respond_snapshot(
+        &self,
+        conn: &RawConnection,
+        requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        text_bytes: u32,
+        lone_at: u32,
+        lone: Option<String>,
+    ) -> JsResult<u32> {
+        lift(|| {
+            let conn = &conn.inner;
+            let requested = server_requested(conn, requested)?;
+            tape::read_snapshot([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
+                // `respond`'s order: the request's faults (read from its tape, as `respond_tape`
+                // reads it, or its text), then the produced outputs'.
+                let request_fault = |e| ServerArgument::Request.fault(e);
+                let selectors = match request.map_err(request_fault)? {
+                    Some(request) => {
+                        let root = request.tape.root();
+                        conn.limits().check_node::<TapeJson>(&root, 1, "").map_err(request_fault)?;
+                        self.inner.select_node::<TapeJson>(conn, Some(&root))?
+                    }
+                    None => self.inner.select(conn, requested.as_ref())?,
+                };
+                let tape = result
+                    .and_then(|tape| snapshot(conn.limits(), tape, text_bytes, lone_at, lone.as_deref(), "produced"))
+                    .map_err(|e| ServerArgument::Tool.fault(e))?;
+                let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
+                Ok(answer::give(|a| a.write_out(&out)))
+            })
+        })
+    }
+
     /// The error of a respond whose produced outputs JavaScript could not serialise
     /// (`code`/`message`/`path`): the core puts the request's own faults first.
     #[wasm_bindgen(js_name = respondUnread)]
@@ -739,7 +785,109 @@ impl RawReceivedTool {
     }
 }
 
+#[wasm_bindgen]
 impl RawReceivedTool {
+    /// `check` of a result JavaScript read once into a snapshot tape (a value that is not plain
+    /// data; see `RawServerTool::respond_snapshot`): `check`'s order, codes and answers.
+    #[wasm_bindgen(js_name = checkSnapshot)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_snapshot(
+        &self,
+        requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        text_bytes: u32,
+        lone_at: u32,
+        lone: Option<String>,
+        legacy_structured: Option<String>,
+    ) -> JsResult<u32> {
+        lift(|| {
+            self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            self.read_snapshot(
+                requested,
+                [req_words, req_numbers, req_bytes],
+                [words, numbers, bytes],
+                text_bytes,
+                lone_at,
+                lone,
+                |selectors, tape| {
+                    let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
+                    Ok(answer::give(|a| a.write_value(&checked.to_json())))
+                },
+            )
+        })
+    }
+
+    /// `route` of a result read into a snapshot tape (see `check_snapshot`): `route`'s order,
+    /// codes and answers, the route written with every node a copy read from the checked tape,
+    /// the routed outputs included (`AnswerTape::write_route_copied`): a snapshot holds nothing
+    /// of the caller's to hand back.
+    #[wasm_bindgen(js_name = routeSnapshot)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn route_snapshot(
+        &self,
+        requested: Option<String>,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
+        text_bytes: u32,
+        lone_at: u32,
+        lone: Option<String>,
+        legacy_structured: Option<String>,
+    ) -> JsResult<u32> {
+        lift(|| {
+            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            self.read_snapshot(
+                requested,
+                [req_words, req_numbers, req_bytes],
+                [words, numbers, bytes],
+                text_bytes,
+                lone_at,
+                lone,
+                |selectors, tape| {
+                    let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
+                    let route = self.inner.route_node(&checked, rule.as_ref());
+                    Ok(answer::give(|a| a.write_route_copied(&route)))
+                },
+            )
+        })
+    }
+}
+
+impl RawReceivedTool {
+    /// `read_text` of a snapshot: the requested outputs (their tape, `request`, when they are
+    /// plain data, else their text), the result's tape (checked as the text it stands for), then
+    /// the selection, in `read_text`'s order; `f` answers from them.
+    #[allow(clippy::too_many_arguments)]
+    fn read_snapshot<T>(
+        &self,
+        requested: Option<String>,
+        request: tape::Extents,
+        result: tape::Extents,
+        text_bytes: u32,
+        lone_at: u32,
+        lone: Option<String>,
+        f: impl FnOnce(Selectors, mcp_outputs::tape::Tape<'_>) -> mcp_outputs::Result<T>,
+    ) -> mcp_outputs::Result<T> {
+        let limits = self.inner.connection().limits();
+        // The request's text is read first, as `read_text` reads it (a plain request's tape has
+        // no fault of its limits: the writer wrote it within them).
+        if let Some(text) = &requested {
+            limits.parse_text(text, "requestedOutputs")?;
+        }
+        tape::read_snapshot(request, result, |request, read| {
+            let tape = snapshot(limits, read?, text_bytes, lone_at, lone.as_deref(), "result")?;
+            f(self.selection(requested, request?)?, tape)
+        })
+    }
+
     /// The selectors of the requested outputs (a tape JavaScript wrote, else JSON text or none),
     /// read once for a request equal to the last call's: compared by its text, or by its tape's
     /// streams, which JavaScript writes anew from the caller's value on every call (so a request
@@ -794,6 +942,20 @@ impl RawReceivedTool {
         let result = mcp_outputs::tape::parse_text(limits, result, "result")?;
         Ok((self.inner.selection(requested.as_ref())?, result))
     }
+}
+
+/// A snapshot's tape, checked as the text it stands for (`mcp_outputs::tape::snapshot`).
+fn snapshot<'a>(
+    limits: &mcp_outputs::Limits,
+    tape: mcp_outputs::tape::Tape<'a>,
+    text_bytes: u32,
+    lone_at: u32,
+    lone: Option<&str>,
+    what: &str,
+) -> mcp_outputs::Result<mcp_outputs::tape::Tape<'a>> {
+    let size = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    mcp_outputs::tape::snapshot(limits, &tape, size(text_bytes), lone.map(|text| (size(lone_at), text)), what)?;
+    Ok(tape)
 }
 
 /// A server's requested outputs (JSON text) read under `conn`'s limits: a fault of theirs is
@@ -932,11 +1094,18 @@ mod tape {
         static AREAS: RefCell<Areas> = RefCell::new(Areas::default());
         /// Tapes read since the instance started, for the tests that prove a call took the tape.
         static READS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        /// Snapshots read since the instance started (the same tests).
+        static SNAPSHOTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     }
 
-    /// How many tapes were read.
+    /// How many tapes of plain data were read.
     pub fn reads() -> u32 {
         READS.with(std::cell::Cell::get)
+    }
+
+    /// How many snapshots were read.
+    pub fn snapshots() -> u32 {
+        SNAPSHOTS.with(std::cell::Cell::get)
     }
 
     /// The address of area `which` (0 words, 1 numbers, 2 bytes), at least `len` long (grown to
@@ -981,6 +1150,27 @@ mod tape {
         result: Extents,
         f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
     ) -> T {
+        READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
+        read_areas(request, result, f)
+    }
+
+    /// Runs `f` over a snapshot's tape (a value JavaScript read once with `JSON.stringify`'s
+    /// semantics, nothing held: npm/api.js), at the start of the areas, checked as `read` checks
+    /// a tape; counted apart from the tapes of plain data.
+    pub fn read_snapshot<T>(
+        request: Extents,
+        result: Extents,
+        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
+    ) -> T {
+        SNAPSHOTS.with(|reads| reads.set(reads.get().wrapping_add(1)));
+        read_areas(request, result, f)
+    }
+
+    fn read_areas<T>(
+        request: Extents,
+        result: Extents,
+        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
+    ) -> T {
         AREAS.with(|areas| {
             let areas = areas.borrow();
             // A stream's part from `start`, `len` long, when the area holds it.
@@ -1006,7 +1196,6 @@ mod tape {
                 let tape = tape.and_then(written);
                 tape
             };
-            READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
             let (request, start) = if request[0] == 0 {
                 (Ok(None), [0; 3])
             } else {
@@ -1097,6 +1286,12 @@ pub fn tape_area(which: u32, len: u32) -> u32 {
 #[wasm_bindgen(js_name = __tapeReadsForTest)]
 pub fn tape_reads_for_test() -> u32 {
     tape::reads()
+}
+
+/// How many snapshots this instance read (tests only: which path a call took).
+#[wasm_bindgen(js_name = __snapshotReadsForTest)]
+pub fn snapshot_reads_for_test() -> u32 {
+    tape::snapshots()
 }
 
 /// The wasm memory, which npm/api.js views to write a tape.

@@ -225,7 +225,7 @@ test("plain requested outputs do not cross as JSON text", () => {
   assert.ok(counter.chars - before >= JSON.stringify(text_).length, "a request with a getter crosses as text");
 });
 
-test("the text paths answer through the answer tape: their outputs parsed from the checked text, the rest copies", () => {
+test("the text entries and the snapshot answer through the answer tape: their outputs parsed from the checked text, or copies", () => {
   const h = host();
   // A View payload with what a copy must keep: non-ASCII and long strings, a large number, an
   // own `__proto__` member (as JSON.parse makes it), nesting.
@@ -240,15 +240,16 @@ test("the text paths answer through the answer tape: their outputs parsed from t
     { audience: APPS, format: "structured" },
   ];
   const onTape = h.route(request, result);
-  // The text fallback of `route`: a getter makes the result not plain data.
+  // The snapshot of `route`: a getter makes the result not plain data; every node of its answer
+  // is a copy the core wrote.
   const withGetter = { ...result, outputs: result.outputs.slice() };
   Object.defineProperty(withGetter, "_meta", { get: () => result._meta, enumerable: true });
   const [reads, fallback] = tapesRead(() => h.route(request, withGetter));
-  assert.equal(reads, 0, "the text path read no tape the caller wrote");
+  assert.equal(reads, 0, "the snapshot is no tape of plain data");
   const fromText = h.routeText(reqText(request), JSON.stringify(result));
   for (const route of [fallback, fromText]) {
     assert.deepEqual(route, onTape);
-    assert.notEqual(route.model[0], result.outputs[0], "an output parsed from the text, not the caller's");
+    assert.notEqual(route.model[0], result.outputs[0], "an output parsed from the text, or copied, not the caller's");
     assert.deepEqual(route.extensions[APPS][0], result.outputs[2]);
     const view = route.view.structuredContent;
     assert.notEqual(view, ui, "the View a copy");

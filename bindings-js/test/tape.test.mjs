@@ -1,14 +1,16 @@
 // The tape (issue 21, "one reader"; docs/boundary.md): a result made of plain data crosses into
 // the wasm as a tape written in one pass, and the core's answer names the caller's own outputs.
 // The default build holds the payloads here (its answer names the caller's own payloads too);
-// the full build writes them into the tape, and validates them there. Anything else takes the
-// text path. Each test checks which path a call took (the engine counts the tapes it reads; the
-// text path reads none) and that both paths answer alike.
+// the full build writes them into the tape, and validates them there. Anything else is read once
+// into a snapshot (a tape that holds nothing: snapshot.test.mjs). Each test checks which path a
+// call took (the engine counts the tapes of plain data it reads, and the snapshots apart) and
+// that the paths answer alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FLAVOUR, mcp, providers } from "./flavour.mjs";
 
 const tapeReads = mcp.Connection[Symbol.for("mcp-outputs.tapeReadsForTest")];
+const snapshotReads = mcp.Connection[Symbol.for("mcp-outputs.snapshotReadsForTest")];
 const APPS = "io.modelcontextprotocol/ui";
 const schema = {
   type: "object",
@@ -123,7 +125,7 @@ test("faults read from a tape are the text path's", () => {
   }
 });
 
-test("a result that is not plain data takes the text path, read once", () => {
+test("a result that is not plain data is read once, into a snapshot", () => {
   const h = host();
   let reads = 0;
   const output = text("hi");
@@ -136,17 +138,20 @@ test("a result that is not plain data takes the text path, read once", () => {
     { outputs: [structured({ items: [], skip: undefined }), text("hi")] },
     { outputs: new Proxy([structured({ items: [] }), text("hi")], {}) },
   ]) {
+    const snapshots = snapshotReads();
     const [tapes] = tapesRead(() => outcome(() => h.route(requested, result)));
     assert.equal(tapes, 0);
+    // (A BigInt is refused by the walk, before anything crosses.)
+    assert.equal(snapshotReads() - snapshots, result.outputs[0]?.structuredContent?.n === 1n ? 0 : 1);
   }
-  assert.equal(reads, 1, "the getter ran once: the tape reads by descriptor, the text path read it");
+  assert.equal(reads, 1, "the getter ran once: the tape reads by descriptor, the snapshot read it");
 });
 
 // The writer and `measure` tell an accessor apart without a descriptor object (`__lookupGetter__`,
 // and `Object.hasOwn` for an array's index): an accessor with no getter, a hole (whose lookup
 // would walk the prototypes) and an index getter of `outputs` are not plain data either. Each
-// takes the text path, runs no code of the value's on the way, and answers as the text does.
-test("a setter without a getter, a hole, an index getter of outputs: not plain, the text path's", () => {
+// is read into a snapshot, runs no code of the value's on the way, and answers as its text does.
+test("a setter without a getter, a hole, an index getter of outputs: not plain, a snapshot's", () => {
   const h = host();
   let sets = 0;
   let gets = 0;
@@ -169,7 +174,7 @@ test("a setter without a getter, a hole, an index getter of outputs: not plain, 
       const before = gets;
       const [tapes, got] = tapesRead(() => outcome(() => h[call](requested, result)));
       assert.equal(tapes, 0, `case ${i} ${call}: not plain data, yet read as a tape`);
-      // The text path reads each value once: the index getter once per call, the setter never.
+      // The snapshot reads each value once: the index getter once per call, the setter never.
       assert.equal(gets - before, i === 5 ? 1 : 0, `case ${i} ${call}`);
       const expected = outcome(() => h[`${call}Text`](JSON.stringify(requested), JSON.stringify(result)));
       assert.deepEqual(got, expected, `case ${i} ${call}: answers as its text`);
@@ -178,9 +183,9 @@ test("a setter without a getter, a hole, an index getter of outputs: not plain, 
   assert.equal(sets, 0, "no setter ran");
 });
 
-// The text path parses each routed output from the checked text when the route names it; a value
-// another script put on Array.prototype at that index is never handed back instead.
-test("the text path's routed outputs are the checked text's, whatever Array.prototype holds", () => {
+// A snapshot's route is copies of what was checked, written by the core; a value another script
+// put on Array.prototype at an output's index is never handed back instead.
+test("a snapshot's routed outputs are copies of what was checked, whatever Array.prototype holds", () => {
   const h = host();
   const output = text("hi");
   Object.defineProperty(output, "format", { enumerable: true, get: () => "content" });
@@ -191,7 +196,7 @@ test("the text path's routed outputs are the checked text's, whatever Array.prot
   let route;
   try {
     const [tapes, got] = tapesRead(() => h.route(requested, result));
-    assert.equal(tapes, 0, "not plain data: the text path");
+    assert.equal(tapes, 0, "not plain data: a snapshot");
     route = got;
   } finally {
     delete Array.prototype[0];
@@ -211,7 +216,7 @@ test("a large result grows the tape's areas and answers as its text", () => {
     assert.equal(route.programmatic[0], result.outputs[0]);
     assert.deepEqual(route, h.routeText(JSON.stringify(requested), JSON.stringify(result)));
   }
-  // Near maxBytes, the exact size is the core's to count on the text.
+  // Near maxBytes, the exact size is counted on the text the snapshot stands for.
   const tight = mcp.ReceivedTool.accept(tool, new mcp.Connection({ negotiated: [APPS] }, { limits: { maxBytes: 3000 } }));
   const result = { outputs: [structured(many(20)), text("hi")] };
   const [reads] = tapesRead(() => outcome(() => tight.route(requested, result)));
@@ -248,7 +253,7 @@ test("respond reads plain produced outputs from a tape; its faults are the text 
       }
     }
   }
-  // Not plain: the text path, which reads it once.
+  // Not plain: a snapshot, which reads it once.
   const [tapes] = tapesRead(() => server.respond(new mcp.Connection({ negotiated: [APPS] }), requested, { outputs: [text("hi"), structured({ items: [], when: new Date(0) })] }));
   assert.equal(tapes, 0);
 });

@@ -112,6 +112,14 @@ impl AnswerTape {
         self.out(&out, &outputs.borrow());
     }
 
+    /// A route of a tape that holds nothing of the caller's (a snapshot: docs/boundary.md):
+    /// every node it names, the routed outputs included, copied, so that everything handed back
+    /// is what was checked.
+    pub fn write_route_copied(&mut self, route: &Route<'_, TapeJson>) {
+        self.clear();
+        self.out(&route.to_out(), &[]);
+    }
+
     fn open(&mut self, found: u32, len: usize) -> [usize; 3] {
         let header = [self.words.len(), self.numbers.len(), self.bytes.len()];
         self.words.extend([found, len32(len), 0, 0, 0]);

@@ -268,21 +268,7 @@ impl Limits {
     /// Parses JSON text after checking its size and nesting depth, so that neither a huge
     /// document nor a deeply nested one reaches the parser.
     pub fn parse_text(&self, text: &str, what: &str) -> Result<Value> {
-        if text.len() > self.max_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                "",
-                format!("{what}: {} bytes exceeds the limit of {}", text.len(), self.max_bytes),
-            ));
-        }
-        let depth = max_nesting(text.as_bytes());
-        if depth > self.depth_cap() {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                "",
-                format!("{what}: nesting deeper than {} levels", self.depth_cap()),
-            ));
-        }
+        self.check_text(text.len(), max_nesting(text.as_bytes()), what)?;
         let mut de = serde_json::Deserializer::from_str(text);
         // The scan above bounds the depth, so serde_json's own fixed limit (127) would only
         // reject documents our configured limit allows.
@@ -294,6 +280,28 @@ impl Limits {
         // cap still applies.
         self.check_value(&value, "")?;
         Ok(value)
+    }
+
+    /// The checks JSON text gets before it is parsed, in their order, with their errors: its
+    /// size (`len` bytes), then its nesting (`depth`, the deepest containers). Shared by every
+    /// reader of text (`parse_text`, `tape::parse_text`) and by `tape::snapshot`, which answers
+    /// for the text a JavaScript walk would have written.
+    pub fn check_text(&self, len: usize, depth: usize, what: &str) -> Result<()> {
+        if len > self.max_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                "",
+                format!("{what}: {len} bytes exceeds the limit of {}", self.max_bytes),
+            ));
+        }
+        if depth > self.depth_cap() {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                "",
+                format!("{what}: nesting deeper than {} levels", self.depth_cap()),
+            ));
+        }
+        Ok(())
     }
 
     /// Parses JSON bytes (which must be UTF-8).

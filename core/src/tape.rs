@@ -1206,23 +1206,52 @@ pub fn encode_text(text: &str) -> Result<TapeBuf> {
 /// respond (docs/performance.md, P-JS-4), and answers what the `Value` of the text answers.
 pub fn parse_text(limits: &crate::Limits, text: &str, what: &str) -> Result<ExactTape> {
     // `Limits::parse_text`'s checks before parsing, with its messages.
-    if text.len() > limits.max_bytes {
-        return Err(Error::new(
-            ErrorCode::LimitExceeded,
-            "",
-            format!("{what}: {} bytes exceeds the limit of {}", text.len(), limits.max_bytes),
-        ));
-    }
-    if crate::limits::max_nesting(text.as_bytes()) > limits.depth_cap() {
-        return Err(Error::new(
-            ErrorCode::LimitExceeded,
-            "",
-            format!("{what}: nesting deeper than {} levels", limits.depth_cap()),
-        ));
-    }
+    limits.check_text(text.len(), crate::limits::max_nesting(text.as_bytes()), what)?;
     let tape = write_text(text).map_err(|e| Error::malformed("", format!("{what}: not valid JSON: {e}")))?;
     limits.check_node::<TapeJson>(&tape.tape().root(), 1, "")?;
     Ok(tape)
+}
+
+/// A tape JavaScript wrote from its own walk of a value with `JSON.stringify`'s semantics (a
+/// *snapshot*: npm/api.js, docs/boundary.md), checked as [`parse_text`] checks the text that
+/// walk would have written, in its order and with its errors, so that a snapshot answers
+/// exactly as that text did when it crossed as text:
+/// - `text_bytes`: the text's UTF-8 length (the size check counts the text, not the tape);
+/// - `lone`: the first string the text could not hold, a lone surrogate (`JSON.stringify`
+///   writes it as an escape that `serde_json` refuses): the byte offset of its opening quote in
+///   the text, and the string as `JSON.stringify` writes it. Its error is the parser's, at the
+///   column it has in the whole text (the text has no line break: `JSON.stringify` escapes
+///   them).
+///
+/// The tape has no held node (the writer holds nothing of a snapshot); nothing else differs
+/// from the text's tape (numbers are doubles, which read as `serde_json` reads the digits
+/// `JSON.stringify` writes: "Numbers"), so the limits walk that follows answers as there.
+pub fn snapshot(
+    limits: &crate::Limits,
+    tape: &Tape<'_>,
+    text_bytes: usize,
+    lone: Option<(usize, &str)>,
+    what: &str,
+) -> Result<()> {
+    limits.check_text(text_bytes, tape.depth(), what)?;
+    if let Some((at, quoted)) = lone {
+        let fault = match serde_json::from_str::<String>(quoted) {
+            // The parser's words for the fault, its position moved from the string's own text to
+            // the whole text's (one line, so only the column moves).
+            Err(e) => {
+                let said = e.to_string();
+                let position = format!(" at line {} column {}", e.line(), e.column());
+                let code = said.strip_suffix(&position).unwrap_or(&said);
+                format!("{code} at line 1 column {}", at.saturating_add(e.column()))
+            }
+            Ok(_) => "a string JSON text cannot hold".to_owned(),
+        };
+        return Err(Error::malformed("", format!("{what}: not valid JSON: {fault}")));
+    }
+    if tape.held_count() != 0 {
+        return Err(Error::malformed("", format!("{what}: a held node in a snapshot's tape")));
+    }
+    limits.check_node::<TapeJson>(&tape.root(), 1, "")
 }
 
 /// The parse of `text` into a tape, its depth already bounded by a scan.
@@ -1763,6 +1792,36 @@ mod tests {
                 (Err(a), Err(b)) => assert_eq!(a.to_json(), b.to_json(), "{text}"),
                 (a, b) => panic!("{text}: {a:?} against {b:?}"),
             }
+        }
+    }
+
+    /// `snapshot` answers as `parse_text` of the text the snapshot stands for: the size counted
+    /// on the text, a lone surrogate's error at its column in the whole text, the limits walk.
+    #[test]
+    fn a_snapshot_answers_as_its_text() {
+        let limits = crate::Limits { max_bytes: 40, max_depth: 3, max_array_len: 4, ..crate::Limits::default() };
+        // (the text, the value the snapshot's tape holds, the lone surrogate's string as text)
+        let cases: &[(&str, Value, Option<&str>)] = &[
+            (r#"{"a":[1,"x"]}"#, serde_json::json!({"a": [1, "x"]}), None),
+            (r#"{"a":"é","b":[1,2,3,4,5]}"#, serde_json::json!({"a": "é", "b": [1, 2, 3, 4, 5]}), None),
+            (
+                r#"{"a":"\n\"éé","b":"0123456789012345678"}"#,
+                serde_json::json!({"a": "\n\"éé", "b": "0123456789012345678"}),
+                None,
+            ),
+            (r#"{"é":1,"k":"x\ud800y"}"#, serde_json::json!({"é": 1, "k": "x\u{fffd}y"}), Some(r#""x\ud800y""#)),
+            (r#"["\udc00"]"#, serde_json::json!(["\u{fffd}"]), Some(r#""\udc00""#)),
+            (r#"["ab\ud800\u0041"]"#, serde_json::json!(["ab\u{fffd}A"]), Some(r#""ab\ud800\u0041""#)),
+            (r#"[[["\ud800"]]]"#, serde_json::json!([[["\u{fffd}"]]]), Some(r#""\ud800""#)),
+            (r#"[[[[1]]]]"#, serde_json::json!([[[[1]]]]), None),
+        ];
+        for &(text, ref value, lone) in cases {
+            let expected = parse_text(&limits, text, "result").map(|_| ());
+            let buf = encode(value);
+            let tape = buf.tape();
+            let lone = lone.map(|quoted: &str| (text.find(quoted).unwrap(), quoted));
+            let got = snapshot(&limits, &tape, text.len(), lone, "result");
+            assert_eq!(got.map_err(|e| e.to_json()), expected.map_err(|e| e.to_json()), "{text}");
         }
     }
 
