@@ -24,7 +24,7 @@
 use mcp_outputs::json as facade;
 use mcp_outputs::payload::PayloadsIn;
 use mcp_outputs::tape::TapeJson;
-use mcp_outputs::{Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
+use mcp_outputs::{CheckedResult, Config, Connection, Error, ErrorCode, ReceivedTool, ServerArgument, ServerTool};
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -459,73 +459,43 @@ impl RawServerTool {
         words: u32,
         numbers: u32,
         bytes: u32,
-    ) -> JsResult<u32> {
-        lift(|| {
-            let conn = &conn.inner;
-            let requested = server_requested(conn, requested)?;
-            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
-                let request_fault = |e| ServerArgument::Request.fault(e);
-                // `ServerTool::respond_node`'s order: the request's faults, then the produced
-                // outputs' (a tape that does not check out among them).
-                let selectors = match request.map_err(request_fault)? {
-                    Some(request) => {
-                        let root = request.tape.root();
-                        // What the text path's parse reports (`Limits::parse_text`'s walk, its
-                        // paths within the request), over the tape.
-                        conn.limits().check_node::<TapeJson>(&root, 1, "").map_err(request_fault)?;
-                        self.inner.select_node::<TapeJson>(conn, Some(&root))?
-                    }
-                    None => self.inner.select(conn, requested.as_ref())?,
-                };
-                let tape = result.map_err(|e| ServerArgument::Tool.fault(e))?;
-                let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
-                Ok(answer::give(|a| a.write_out(&out)))
-            })
-        })
-    }
-
-    /// `respond` of produced outputs JavaScript read once into a snapshot tape (a value that is
-    /// not plain data: npm/api.js, `tapeWriter`'s `snapshot`; nothing held): `respond`'s order,
-    /// codes and answers, the tape checked as the text it stands for (`tape::snapshot`:
-    /// `text_bytes`, its UTF-8 length; `lone_at`/`lone`, its first lone surrogate). The address
-    /// of the answer's header (`mod answer`): the wire result as a tape, every node a copy.
-    #[wasm_bindgen(js_name = respondSnapshot)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn respond_snapshot(
-        &self,
-        conn: &RawConnection,
-        requested: Option<String>,
-        req_words: u32,
-        req_numbers: u32,
-        req_bytes: u32,
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        text_bytes: u32,
+        text_bytes: Option<u32>,
         lone_at: u32,
         lone: Option<String>,
     ) -> JsResult<u32> {
         lift(|| {
             let conn = &conn.inner;
             let requested = server_requested(conn, requested)?;
-            tape::read_snapshot([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
-                // `respond`'s order: the request's faults (read from its tape, as `respond_tape`
-                // reads it, or its text), then the produced outputs'.
-                let request_fault = |e| ServerArgument::Request.fault(e);
-                let selectors = match request.map_err(request_fault)? {
-                    Some(request) => {
-                        let root = request.tape.root();
-                        conn.limits().check_node::<TapeJson>(&root, 1, "").map_err(request_fault)?;
-                        self.inner.select_node::<TapeJson>(conn, Some(&root))?
-                    }
-                    None => self.inner.select(conn, requested.as_ref())?,
-                };
-                let tape = result
-                    .and_then(|tape| snapshot(conn.limits(), tape, text_bytes, lone_at, lone.as_deref(), "produced"))
-                    .map_err(|e| ServerArgument::Tool.fault(e))?;
-                let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
-                Ok(answer::give(|a| a.write_out(&out)))
-            })
+            tape::read(
+                text_bytes.is_some(),
+                [req_words, req_numbers, req_bytes],
+                [words, numbers, bytes],
+                |request, result| {
+                    let request_fault = |e| ServerArgument::Request.fault(e);
+                    // `ServerTool::respond_node`'s order: the request's faults, then the produced
+                    // outputs' (a tape that does not check out among them).
+                    let selectors = match request.map_err(request_fault)? {
+                        Some(request) => {
+                            let root = request.tape.root();
+                            // What the text path's parse reports (`Limits::parse_text`'s walk, its
+                            // paths within the request), over the tape.
+                            conn.limits().check_node::<TapeJson>(&root, 1, "").map_err(request_fault)?;
+                            self.inner.select_node::<TapeJson>(conn, Some(&root))?
+                        }
+                        None => self.inner.select(conn, requested.as_ref())?,
+                    };
+                    let tape = result
+                        .and_then(|tape| match text_bytes {
+                            Some(text_bytes) => {
+                                snapshot(conn.limits(), tape, text_bytes, lone_at, lone.as_deref(), "produced")
+                            }
+                            None => Ok(tape),
+                        })
+                        .map_err(|e| ServerArgument::Tool.fault(e))?;
+                    let out = self.inner.respond_selected::<TapeJson, _>(conn, &selectors, tape.root(), PAYLOADS)?;
+                    Ok(answer::give(|a| a.write_out(&out)))
+                },
+            )
         })
     }
 
@@ -723,17 +693,21 @@ impl RawReceivedTool {
         words: u32,
         numbers: u32,
         bytes: u32,
+        text_bytes: Option<u32>,
+        lone_at: u32,
+        lone: Option<String>,
         legacy_structured: Option<String>,
     ) -> JsResult<u32> {
-        lift(|| {
-            self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
-                let tape = result?;
-                let checked =
-                    self.inner.check_node_then(|| self.selection(requested, request?), tape.root(), PAYLOADS)?;
-                Ok(answer::give(|a| a.write_value(&checked.to_json())))
-            })
-        })
+        self.tape_call(
+            false,
+            requested,
+            [req_words, req_numbers, req_bytes],
+            [words, numbers, bytes],
+            text_bytes,
+            lone_at,
+            lone,
+            legacy_structured,
+        )
     }
 
     /// `route` of a result written as a tape (see [`RawReceivedTool::check_tape`]): the address
@@ -752,16 +726,62 @@ impl RawReceivedTool {
         words: u32,
         numbers: u32,
         bytes: u32,
+        text_bytes: Option<u32>,
+        lone_at: u32,
+        lone: Option<String>,
+        legacy_structured: Option<String>,
+    ) -> JsResult<u32> {
+        self.tape_call(
+            true,
+            requested,
+            [req_words, req_numbers, req_bytes],
+            [words, numbers, bytes],
+            text_bytes,
+            lone_at,
+            lone,
+            legacy_structured,
+        )
+    }
+
+    /// `check` (`route` false) or `route` of a result written as a tape: a tape of plain data
+    /// (its payloads held, default build), or a snapshot's (`text_bytes`: the size of the text it
+    /// stands for, see `tape::snapshot`). One body for both entries (P-JS-4).
+    #[allow(clippy::too_many_arguments)]
+    fn tape_call(
+        &self,
+        route: bool,
+        requested: Option<String>,
+        request: tape::Extents,
+        result: tape::Extents,
+        text_bytes: Option<u32>,
+        lone_at: u32,
+        lone: Option<String>,
         legacy_structured: Option<String>,
     ) -> JsResult<u32> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            tape::read([req_words, req_numbers, req_bytes], [words, numbers, bytes], |request, result| {
+            // The check's verdict, or the route: its outputs as index nodes and its held payloads
+            // as held nodes, for the JavaScript layer to put its caller's own objects in their
+            // place; a snapshot holds nothing of the caller's, so every node is then a copy read
+            // from the checked tape, the routed outputs included.
+            let answer = |checked: &CheckedResult<'_, TapeJson>, copied: bool| {
+                if !route {
+                    return answer::give(|a| a.write_value(&checked.to_json()));
+                }
+                let route = self.inner.route_node(checked, rule.as_ref());
+                answer::give(|a| if copied { a.write_route_copied(&route) } else { a.write_route(&route) })
+            };
+            if let Some(text_bytes) = text_bytes {
+                return self.read_snapshot(requested, request, result, text_bytes, lone_at, lone, |selectors, tape| {
+                    let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
+                    Ok(answer(&checked, true))
+                });
+            }
+            tape::read(false, request, result, |request, result| {
                 let tape = result?;
                 let checked =
                     self.inner.check_node_then(|| self.selection(requested, request?), tape.root(), PAYLOADS)?;
-                let route = self.inner.route_node(&checked, rule.as_ref());
-                Ok(answer::give(|a| a.write_route(&route)))
+                Ok(answer(&checked, false))
             })
         })
     }
@@ -785,88 +805,12 @@ impl RawReceivedTool {
     }
 }
 
-#[wasm_bindgen]
-impl RawReceivedTool {
-    /// `check` of a result JavaScript read once into a snapshot tape (a value that is not plain
-    /// data; see `RawServerTool::respond_snapshot`): `check`'s order, codes and answers.
-    #[wasm_bindgen(js_name = checkSnapshot)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn check_snapshot(
-        &self,
-        requested: Option<String>,
-        req_words: u32,
-        req_numbers: u32,
-        req_bytes: u32,
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        text_bytes: u32,
-        lone_at: u32,
-        lone: Option<String>,
-        legacy_structured: Option<String>,
-    ) -> JsResult<u32> {
-        lift(|| {
-            self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            self.read_snapshot(
-                requested,
-                [req_words, req_numbers, req_bytes],
-                [words, numbers, bytes],
-                text_bytes,
-                lone_at,
-                lone,
-                |selectors, tape| {
-                    let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
-                    Ok(answer::give(|a| a.write_value(&checked.to_json())))
-                },
-            )
-        })
-    }
-
-    /// `route` of a result read into a snapshot tape (see `check_snapshot`): `route`'s order,
-    /// codes and answers, the route written with every node a copy read from the checked tape,
-    /// the routed outputs included (`AnswerTape::write_route_copied`): a snapshot holds nothing
-    /// of the caller's to hand back.
-    #[wasm_bindgen(js_name = routeSnapshot)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn route_snapshot(
-        &self,
-        requested: Option<String>,
-        req_words: u32,
-        req_numbers: u32,
-        req_bytes: u32,
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        text_bytes: u32,
-        lone_at: u32,
-        lone: Option<String>,
-        legacy_structured: Option<String>,
-    ) -> JsResult<u32> {
-        lift(|| {
-            let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
-            self.read_snapshot(
-                requested,
-                [req_words, req_numbers, req_bytes],
-                [words, numbers, bytes],
-                text_bytes,
-                lone_at,
-                lone,
-                |selectors, tape| {
-                    let checked = self.inner.check_node::<TapeJson, _>(&selectors, tape.root(), PAYLOADS)?;
-                    let route = self.inner.route_node(&checked, rule.as_ref());
-                    Ok(answer::give(|a| a.write_route_copied(&route)))
-                },
-            )
-        })
-    }
-}
-
 impl RawReceivedTool {
     /// `read_text` of a snapshot: the requested outputs (their tape, `request`, when they are
     /// plain data, else their text), the result's tape (checked as the text it stands for), then
     /// the selection, in `read_text`'s order; `f` answers from them.
     #[allow(clippy::too_many_arguments)]
-    fn read_snapshot<T>(
+    fn read_snapshot(
         &self,
         requested: Option<String>,
         request: tape::Extents,
@@ -874,15 +818,15 @@ impl RawReceivedTool {
         text_bytes: u32,
         lone_at: u32,
         lone: Option<String>,
-        f: impl FnOnce(Selectors, mcp_outputs::tape::Tape<'_>) -> mcp_outputs::Result<T>,
-    ) -> mcp_outputs::Result<T> {
+        f: impl FnOnce(Selectors, mcp_outputs::tape::Tape<'_>) -> mcp_outputs::Result<u32>,
+    ) -> mcp_outputs::Result<u32> {
         let limits = self.inner.connection().limits();
         // The request's text is read first, as `read_text` reads it (a plain request's tape has
         // no fault of its limits: the writer wrote it within them).
         if let Some(text) = &requested {
             limits.parse_text(text, "requestedOutputs")?;
         }
-        tape::read_snapshot(request, result, |request, read| {
+        tape::read(true, request, result, |request, read| {
             let tape = snapshot(limits, read?, text_bytes, lone_at, lone.as_deref(), "result")?;
             f(self.selection(requested, request?)?, tape)
         })
@@ -1144,33 +1088,30 @@ mod tape {
     /// Runs `f` over what the JavaScript layer wrote, each tape checked (`Tape::new`): the
     /// requested outputs' tape at the start of the areas when `request` has words (`None` when
     /// it has none: no request, or one that crossed as text), then the result's (`result`). The
-    /// caller decides which fault comes first.
-    pub fn read<T>(
+    /// caller decides which fault comes first. `snapshot`: the result is a snapshot's tape (a
+    /// value JavaScript read once with `JSON.stringify`'s semantics, nothing held: npm/api.js),
+    /// counted apart from the tapes of plain data.
+    pub fn read(
+        snapshot: bool,
         request: Extents,
         result: Extents,
-        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
-    ) -> T {
-        READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
-        read_areas(request, result, f)
+        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> mcp_outputs::Result<u32>,
+    ) -> mcp_outputs::Result<u32> {
+        let count = if snapshot { &SNAPSHOTS } else { &READS };
+        count.with(|reads| reads.set(reads.get().wrapping_add(1)));
+        // One copy of the areas' reading for every entry (P-JS-4): `f` behind a `dyn`, which
+        // `read_areas` calls exactly once.
+        let mut f = Some(f);
+        read_areas(request, result, &mut |request, result| match f.take() {
+            Some(f) => f(request, result),
+            None => Err(mcp_outputs::Error::new(mcp_outputs::ErrorCode::Malformed, "", "a tape read twice")),
+        })
     }
 
-    /// Runs `f` over a snapshot's tape (a value JavaScript read once with `JSON.stringify`'s
-    /// semantics, nothing held: npm/api.js), at the start of the areas, checked as `read` checks
-    /// a tape; counted apart from the tapes of plain data.
-    pub fn read_snapshot<T>(
-        request: Extents,
-        result: Extents,
-        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
-    ) -> T {
-        SNAPSHOTS.with(|reads| reads.set(reads.get().wrapping_add(1)));
-        read_areas(request, result, f)
-    }
+    type Reader<'f> = dyn FnMut(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> mcp_outputs::Result<u32>
+        + 'f;
 
-    fn read_areas<T>(
-        request: Extents,
-        result: Extents,
-        f: impl FnOnce(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> T,
-    ) -> T {
+    fn read_areas(request: Extents, result: Extents, f: &mut Reader<'_>) -> mcp_outputs::Result<u32> {
         AREAS.with(|areas| {
             let areas = areas.borrow();
             // A stream's part from `start`, `len` long, when the area holds it.
