@@ -50,3 +50,8 @@ export declare function fromCfworker(Validator: CfworkerValidatorClass, options?
 
 /** A copy of `schema` without its `format` keywords (in schema positions only). */
 export declare function withoutFormat<T>(schema: T): T;
+
+/** `schema`, or a copy of it in which every demand for a member named "" (`required`,
+ * `dependentRequired`, draft 7's array `dependencies`) is restated in keywords Ajv 8 reads right:
+ * Ajv lets a value without such a member pass. `fromAjv` applies it to every schema it compiles. */
+export declare function withEmptyNamesRequired<T>(schema: T): T;

@@ -69,7 +69,7 @@ export function fromAjv(dialects, options = {}) {
       // Ajv keeps every compiled `$id` in one registry and refuses a second schema with the same
       // one; each declared schema stands alone, so the previous one is dropped.
       if (isObject(schema) && typeof schema.$id === "string") ajv.removeSchema(schema.$id);
-      const validate = ajv.compile(schema);
+      const validate = ajv.compile(withEmptyNamesRequired(schema));
       return (input) => {
         if (validate(input)) return valid(input);
         return invalid(ajv.errorsText(validate.errors), validate.errors?.[0]?.instancePath ?? "");
@@ -119,17 +119,63 @@ const SCHEMA = new Set([
 const SCHEMAS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SCHEMA_MAP = new Set(["$defs", "definitions", "dependentSchemas", "patternProperties", "properties", "dependencies"]);
 
-/** A copy of `schema` without its `format` keywords (schema positions only). */
-export function withoutFormat(schema) {
+/** A copy of `schema` with `fix` applied to each schema object in it, innermost first (schema
+ * positions only: what sits under `properties` or inside `const` is data or a property name). */
+function rewrite(schema, fix) {
   if (!isObject(schema)) return schema;
   const out = {};
   for (const [keyword, value] of Object.entries(schema)) {
-    if (keyword === "format") continue;
-    if (SCHEMA.has(keyword) && isObject(value)) put(out, keyword, withoutFormat(value));
-    else if (SCHEMAS.has(keyword) && Array.isArray(value)) put(out, keyword, value.map(withoutFormat));
+    if (SCHEMA.has(keyword) && isObject(value)) put(out, keyword, rewrite(value, fix));
+    else if (SCHEMAS.has(keyword) && Array.isArray(value)) put(out, keyword, value.map((v) => rewrite(v, fix)));
     else if (SCHEMA_MAP.has(keyword) && isObject(value)) {
-      put(out, keyword, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormat(v)])));
+      const map = {};
+      for (const [k, v] of Object.entries(value)) put(map, k, rewrite(v, fix));
+      put(out, keyword, map);
     } else put(out, keyword, value);
   }
-  return out;
+  return fix(out);
+}
+
+/** A copy of `schema` without its `format` keywords (schema positions only). */
+export function withoutFormat(schema) {
+  return rewrite(schema, (s) => {
+    delete s.format;
+    return s;
+  });
+}
+
+// Ajv 8 (8.20) checks a required member named "" as `(data[""] === undefined) && (missing = "")`:
+// the assignment is falsy, so a value without the member passes (`required`, `dependentRequired`,
+// draft 7's array `dependencies`; docs/fuzzing.md, finding 10). The same demand, in keywords Ajv
+// reads right: the value is not an object, or `properties: {"": {not: {}}}` fails on it (it
+// fails exactly when the member is there; `{not: {}}` rather than `false`, which draft 4 lacks).
+const NOT_AN_OBJECT = { not: { type: "object" } };
+const HAS_EMPTY_NAME = { not: { properties: { "": { not: {} } } } };
+
+/** `schema`, or a copy in which every demand for a member named "" is restated for Ajv. */
+export function withEmptyNamesRequired(schema) {
+  if (!JSON.stringify(schema).includes('""')) return schema;
+  const without = (names) => names.filter((name) => name !== "");
+  return rewrite(schema, (s) => {
+    const demands = [];
+    if (Array.isArray(s.required) && s.required.includes("")) {
+      // Draft 4 wants a `required` of one name or more.
+      if (without(s.required).length > 0) put(s, "required", without(s.required));
+      else delete s.required;
+      demands.push({ anyOf: [NOT_AN_OBJECT, HAS_EMPTY_NAME] });
+    }
+    for (const keyword of ["dependentRequired", "dependencies"]) {
+      if (!isObject(s[keyword])) continue;
+      const map = {};
+      for (const [trigger, names] of Object.entries(s[keyword])) {
+        const fixed = Array.isArray(names) && names.includes("");
+        put(map, trigger, fixed ? without(names) : names);
+        // When the trigger is "" itself, the member it demands is there.
+        if (fixed && trigger !== "") demands.push({ anyOf: [NOT_AN_OBJECT, { not: { required: [trigger] } }, HAS_EMPTY_NAME] });
+      }
+      put(s, keyword, map);
+    }
+    if (demands.length > 0) put(s, "allOf", [...(Array.isArray(s.allOf) ? s.allOf : []), ...demands]);
+    return s;
+  });
 }

@@ -9,7 +9,7 @@ import Ajv2019 from "ajv/dist/2019.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import { Validator } from "@cfworker/json-schema";
 import { compileSchema, declareTool } from "../npm/node.js";
-import { AJV_OPTIONS, dialectOf, fromAjv, fromCfworker, withoutFormat } from "../npm/validators.js";
+import { AJV_OPTIONS, dialectOf, fromAjv, fromCfworker, withEmptyNamesRequired, withoutFormat } from "../npm/validators.js";
 
 const adapters = {
   ajv: () => fromAjv({ "2020-12": Ajv2020, "2019-09": Ajv2019, "draft-07": Ajv }),
@@ -50,7 +50,45 @@ for (const [name, make] of Object.entries(adapters)) {
     assert.equal(check(validator, { $id: "https://example.com/result", properties: { v: { type: "integer" } } }, { v: 1 }), "valid");
     assert.equal(check(validator, { $id: "https://example.com/result", properties: { v: { type: "string" } } }, { v: 1 }), "schema-violation");
   });
+
+  // Finding 10 (docs/fuzzing.md): Ajv 8 let a value without a required member named "" pass.
+  test(`${name}: a member named "" is required like any other`, () => {
+    const validator = make();
+    const cases = [
+      [{ type: "object", required: [""] }, {}, "schema-violation"],
+      [{ type: "object", required: [""] }, { "": 1 }, "valid"],
+      [{ required: [""] }, "not an object", "valid"],
+      [{ required: ["", "a"] }, { "": 1 }, "schema-violation"],
+      [{ required: ["", "a"] }, { "": 1, a: 2 }, "valid"],
+      [{ properties: { x: { required: [""] } } }, { x: {} }, "schema-violation"],
+      [{ properties: { x: { required: [""] } } }, { x: { "": null } }, "valid"],
+      [{ dependentRequired: { a: [""] } }, { a: 1 }, "schema-violation"],
+      [{ dependentRequired: { a: [""] } }, { a: 1, "": 2 }, "valid"],
+      [{ dependentRequired: { a: [""] } }, {}, "valid"],
+      [{ dependentRequired: { "": [""] } }, { "": 1 }, "valid"],
+      [{ $schema: "http://json-schema.org/draft-07/schema#", dependencies: { a: [""] } }, { a: 1 }, "schema-violation"],
+      [{ $schema: "http://json-schema.org/draft-07/schema#", dependencies: { a: [""] } }, { a: 1, "": 0 }, "valid"],
+    ];
+    for (const [schema, instance, want] of cases) {
+      assert.equal(check(validator, schema, instance), want, `${name}: ${JSON.stringify(schema)} on ${JSON.stringify(instance)}`);
+    }
+  });
 }
+
+test("withEmptyNamesRequired: leaves a schema without a demand for \"\" as it is, and the caller's schema unchanged", () => {
+  const plain = { type: "object", required: ["a"] };
+  assert.equal(withEmptyNamesRequired(plain), plain);
+  const named = { type: "object", required: ["a"], properties: { "": { type: "string" } } };
+  assert.deepEqual(withEmptyNamesRequired(named), named);
+  const schema = { type: "object", required: [""], allOf: [{ minProperties: 1 }], dependentRequired: { a: ["", "b"] } };
+  const before = JSON.stringify(schema);
+  const fixed = withEmptyNamesRequired(schema);
+  assert.equal(JSON.stringify(schema), before);
+  assert.equal(fixed.required, undefined);
+  assert.deepEqual(fixed.dependentRequired, { a: ["b"] });
+  assert.equal(fixed.allOf.length, 3);
+  assert.deepEqual(fixed.allOf[0], { minProperties: 1 });
+});
 
 test("fromAjv: a class alone is 2020-12; the contract's options win over the caller's", () => {
   const validator = fromAjv(Ajv2020, { strict: true, validateFormats: true });
