@@ -125,7 +125,7 @@ test("installed into a fresh project, Node ESM imports it by name and runs a cal
   // The validator adapters' subpath loads without Ajv or cfworker installed (the caller passes them in).
   writeFileSync(join(project, "validators.mjs"), `import * as v from "mcp-outputs/validators";\nconsole.log(JSON.stringify(Object.keys(v).sort()));\n`);
   const validatorExports = JSON.parse(execFileSync("node", ["validators.mjs"], { cwd: project, encoding: "utf8" }));
-  assert.deepEqual(validatorExports, ["AJV_OPTIONS", "dialectOf", "fromAjv", "fromCfworker", "withoutFormat"]);
+  assert.deepEqual(validatorExports, ["AJV_OPTIONS", "dialectOf", "fromAjv", "fromCfworker", "withEmptyNamesRequired", "withoutFormat"]);
   assert.equal(pkg.exports["./validators"].types, "./validators.d.ts");
   // Only the loaders have side effects (they initialise the wasm): a bundler must keep them.
   assert.deepEqual(pkg.sideEffects.slice().sort(), pkg.files.filter((f) => /(node|node-bundled|browser|workerd)\.js$/.test(f)).map((f) => `./${f}`).sort());
