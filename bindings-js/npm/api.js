@@ -1436,7 +1436,7 @@ export function bind(load) {
         const rule = legacyRule(options, this._limits);
         const [rw, rn, rb] = requestArgs(t);
         return this._call(() =>
-          readAnswer(holding(t, () => this._handle().checkTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, undefined, 0, undefined, rule)), t),
+          readAnswer(holding(t, () => this._handle().checkTape(false, reqText, rw, rn, rb, t.words, t.numbers, t.bytes, undefined, 0, undefined, rule)), t),
         );
       }
       // Anything else read once into a snapshot tape (nothing held), after the requested
@@ -1447,7 +1447,7 @@ export function bind(load) {
       const [rw, rn, rb] = req.written ?? [0, 0, 0];
       const { words, numbers, bytes, textBytes, loneAt, lone } = snap;
       return this._call(() =>
-        readTextAnswer(this._handle().checkTape(req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
+        readTextAnswer(this._handle().checkTape(false, req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
       );
     }
     // The result as this layer reads it; when it cannot be read (missing, not JSON, not text)
@@ -1489,7 +1489,7 @@ export function bind(load) {
         const rule = legacyRule(options, this._limits);
         const [rw, rn, rb] = requestArgs(t);
         return this._call(() =>
-          readAnswer(holding(t, () => this._handle().routeTape(reqText, rw, rn, rb, t.words, t.numbers, t.bytes, undefined, 0, undefined, rule)), t),
+          readAnswer(holding(t, () => this._handle().checkTape(true, reqText, rw, rn, rb, t.words, t.numbers, t.bytes, undefined, 0, undefined, rule)), t),
         );
       }
       // Anything else read once into a snapshot tape (nothing held), checked as its text: the
@@ -1501,7 +1501,7 @@ export function bind(load) {
       const [rw, rn, rb] = req.written ?? [0, 0, 0];
       const { words, numbers, bytes, textBytes, loneAt, lone } = snap;
       return this._call(() =>
-        readTextAnswer(this._handle().routeTape(req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
+        readTextAnswer(this._handle().checkTape(true, req.text, rw, rn, rb, words, numbers, bytes, textBytes, loneAt, lone, rule)),
       );
     }
     /** `route` over the wire bytes (JSON text); the route as a plain object. */

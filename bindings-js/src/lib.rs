@@ -679,80 +679,27 @@ impl RawReceivedTool {
     }
 
     /// `check` of a result the JavaScript layer wrote as a tape ([`tape_area`]: `words`,
-    /// `numbers` and `bytes` long), its structured payloads held there (default build) or
-    /// written in it (full build); the requested outputs as a tape before it (`req_*`, when they
-    /// are plain data) or as JSON text. The address of the answer's header (`mod answer`).
+    /// `numbers` and `bytes` long), and its route when `route`: a tape of plain data, its
+    /// structured payloads held there (default build) or written in it (full build), or a
+    /// snapshot's (`text_bytes`: the size of the text it stands for, see `tape::snapshot`); the
+    /// requested outputs as a tape before it (`req_*`, when they are plain data) or as JSON text.
+    /// The address of the answer's header (`mod answer`): the check's verdict, or the route,
+    /// its routed outputs as index nodes and the held payloads it names (the View, a legacy
+    /// structured output) as held nodes, for the JavaScript layer to put its caller's own objects
+    /// in their place. One entry for both operations and both kinds of tape: each entry's glue
+    /// costs the npm wasm about 0.5 KB gzip (P-JS-4).
     #[wasm_bindgen(js_name = checkTape)]
     #[allow(clippy::too_many_arguments)]
     pub fn check_tape(
         &self,
-        requested: Option<String>,
-        req_words: u32,
-        req_numbers: u32,
-        req_bytes: u32,
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        text_bytes: Option<u32>,
-        lone_at: u32,
-        lone: Option<String>,
-        legacy_structured: Option<String>,
-    ) -> JsResult<u32> {
-        self.tape_call(
-            false,
-            requested,
-            [req_words, req_numbers, req_bytes],
-            [words, numbers, bytes],
-            text_bytes,
-            lone_at,
-            lone,
-            legacy_structured,
-        )
-    }
-
-    /// `route` of a result written as a tape (see [`RawReceivedTool::check_tape`]): the address
-    /// of the answer's header (`mod answer`), the route written as a tape where each routed
-    /// output of `result.outputs` is an index node and every held payload it names (the View, a
-    /// legacy structured output) a held node, for the JavaScript layer to put its caller's own
-    /// objects in their place.
-    #[wasm_bindgen(js_name = routeTape)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn route_tape(
-        &self,
-        requested: Option<String>,
-        req_words: u32,
-        req_numbers: u32,
-        req_bytes: u32,
-        words: u32,
-        numbers: u32,
-        bytes: u32,
-        text_bytes: Option<u32>,
-        lone_at: u32,
-        lone: Option<String>,
-        legacy_structured: Option<String>,
-    ) -> JsResult<u32> {
-        self.tape_call(
-            true,
-            requested,
-            [req_words, req_numbers, req_bytes],
-            [words, numbers, bytes],
-            text_bytes,
-            lone_at,
-            lone,
-            legacy_structured,
-        )
-    }
-
-    /// `check` (`route` false) or `route` of a result written as a tape: a tape of plain data
-    /// (its payloads held, default build), or a snapshot's (`text_bytes`: the size of the text it
-    /// stands for, see `tape::snapshot`). One body for both entries (P-JS-4).
-    #[allow(clippy::too_many_arguments)]
-    fn tape_call(
-        &self,
         route: bool,
         requested: Option<String>,
-        request: tape::Extents,
-        result: tape::Extents,
+        req_words: u32,
+        req_numbers: u32,
+        req_bytes: u32,
+        words: u32,
+        numbers: u32,
+        bytes: u32,
         text_bytes: Option<u32>,
         lone_at: u32,
         lone: Option<String>,
@@ -760,6 +707,7 @@ impl RawReceivedTool {
     ) -> JsResult<u32> {
         lift(|| {
             let rule = self.inner.legacy_rule_text(legacy_structured.as_deref())?;
+            let (request, result) = ([req_words, req_numbers, req_bytes], [words, numbers, bytes]);
             // The check's verdict, or the route: its outputs as index nodes and its held payloads
             // as held nodes, for the JavaScript layer to put its caller's own objects in their
             // place; a snapshot holds nothing of the caller's, so every node is then a copy read
@@ -787,7 +735,7 @@ impl RawReceivedTool {
     }
 
     /// Checks and routes a result (JSON text); the address of the answer's header (`mod
-    /// answer`), the route written as `route_tape` writes it: each routed output of
+    /// answer`), the route written as `check_tape` writes a route: each routed output of
     /// `result.outputs` is an index node, for the JavaScript layer to put there the output it
     /// parses from the text that was checked (outputs never travel back across the boundary).
     /// The text path holds nothing, so every other node (the View, a legacy structured output)
