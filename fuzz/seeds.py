@@ -12,7 +12,8 @@
   produced value as JSON text; tape_raw: a selector byte, an option byte, the word and number
   counts (u16 LE each), then the tape of each result and produced value (words u32 LE, numbers
   f64 LE, bytes), once as it is and once with each output's structuredContent held (see
-  fuzz/src/tape.rs).
+  fuzz/src/tape.rs); tape_snapshot: four bytes (caps, where a lone surrogate goes, which one),
+  then each result and produced value as JSON text.
 Usage: fuzz/seeds.py <corpus dir> <out dir> <op>...   (the ops of mcp_outputs::ops::OPERATIONS)
 """
 
@@ -115,6 +116,11 @@ def main() -> int:
                         write(out, "tape_paths", p + sel + b"\xff" + text(inp[field]))
                         for t in tapes(inp[field]):
                             write(out, "tape_raw", p + t)
+                        # Caps (roomy, then small), a lone surrogate in the first string or name
+                        # (with a twin name the second time), the surrogate's low bytes.
+                        for head in (b"\x00\x00\x00\x00", bytes([0x4B, 0x40 | (count & 0x3F), count & 0xFF, 0x03]),
+                                     bytes([0xC3, 0xC0, 0x00, 0x04])):
+                            write(out, "tape_snapshot", head + text(inp[field]))
                 if "result" in inp:
                     p = bytes([pick(inp, requested is not None)])
                     write(out, "text_route", p + sel + b"\xff" + text(inp["result"]))

@@ -1050,7 +1050,7 @@ mod tape {
         // One copy of the areas' reading for every entry (P-JS-4): `f` behind a `dyn`, which
         // `read_areas` calls exactly once.
         let mut f = Some(f);
-        read_areas(request, result, &mut |request, result| match f.take() {
+        read_areas(snapshot, request, result, &mut |request, result| match f.take() {
             Some(f) => f(request, result),
             None => Err(mcp_outputs::Error::new(mcp_outputs::ErrorCode::Malformed, "", "a tape read twice")),
         })
@@ -1059,7 +1059,7 @@ mod tape {
     type Reader<'f> = dyn FnMut(mcp_outputs::Result<Option<Request<'_>>>, mcp_outputs::Result<Tape<'_>>) -> mcp_outputs::Result<u32>
         + 'f;
 
-    fn read_areas(request: Extents, result: Extents, f: &mut Reader<'_>) -> mcp_outputs::Result<u32> {
+    fn read_areas(snapshot: bool, request: Extents, result: Extents, f: &mut Reader<'_>) -> mcp_outputs::Result<u32> {
         AREAS.with(|areas| {
             let areas = areas.borrow();
             // A stream's part from `start`, `len` long, when the area holds it.
@@ -1079,8 +1079,10 @@ mod tape {
                     "result: a tape longer than its areas",
                 )),
             };
-            let checked = |(w, n, b)| {
-                let tape = Tape::new(w, n, b);
+            // A snapshot's tape may name a member twice, for `tape::snapshot` to answer as its
+            // text does (`Tape::new_snapshot`); the request's never.
+            let checked = |(w, n, b), snapshot: bool| {
+                let tape = if snapshot { Tape::new_snapshot(w, n, b) } else { Tape::new(w, n, b) };
                 #[cfg(feature = "full")]
                 let tape = tape.and_then(written);
                 tape
@@ -1089,7 +1091,7 @@ mod tape {
                 (Ok(None), [0; 3])
             } else {
                 let read = streams([0; 3], request).and_then(|(words, numbers, bytes)| {
-                    let tape = checked((words, numbers, bytes))?;
+                    let tape = checked((words, numbers, bytes), false)?;
                     // The writer holds no payload of a request (it has none).
                     if tape.held_count() != 0 {
                         return Err(mcp_outputs::Error::new(
@@ -1102,7 +1104,7 @@ mod tape {
                 });
                 (read.map(Some), request)
             };
-            f(request, streams(start, result).and_then(checked))
+            f(request, streams(start, result).and_then(|streams| checked(streams, snapshot)))
         })
     }
 

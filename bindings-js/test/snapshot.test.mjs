@@ -172,6 +172,11 @@ test(`${FLAVOUR}: a snapshot's faults are the text path's, in its order`, () => 
     getter({ outputs: [text("hi"), structured({ items: [] })], isError: "yes" }),
     getter({ resultType: "input_required", inputRequests: {} }),
     getter({ outputs: [text("\ud800")] }),
+    // Two keys that differ in a lone surrogate only: one name on the snapshot's tape (U+FFFD),
+    // where the text is refused for the surrogate.
+    getter({ outputs: [structured({ items: [], "a\ud800": 1, "a\ufffd": 2 })] }),
+    getter({ outputs: [structured({ items: [], "\udc00": 1, "\ud800": 2 })] }),
+    getter({ outputs: [structured({ items: [] })], _meta: { "k\ud800": 1, "k\ufffd": 1 } }),
   ]) {
     for (const request of [requested, undefined, [{ audience: "nope", format: "content" }], "not an array"]) {
       const reqText = request === undefined ? undefined : JSON.stringify(request);

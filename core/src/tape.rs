@@ -156,6 +156,9 @@ pub struct Tape<'a> {
     /// Each number as `serde_json` parsed it, for a tape read from JSON text ([`ExactTape`]):
     /// empty for any other tape, whose numbers are JavaScript's doubles.
     exact: &'a [Number],
+    /// Whether an object names a member twice, which only [`Tape::new_snapshot`] lets through
+    /// (for [`snapshot`] to refuse, after what the text would refuse first).
+    names_twice: bool,
 }
 
 /// What a held node carries.
@@ -248,8 +251,9 @@ fn held_charge(cost: u32) -> u64 {
 /// most [`MAX_DEPTH_CEILING`]). Each turn reads at least one word or closes a container, so it
 /// ends after at most twice as many turns as there are words. Answers the limits walk's
 /// [`Totals`] (the cost of each node as `crate::limits` charges it, the depth, the longest
-/// array and the largest object) and the number of held nodes.
-fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> {
+/// array and the largest object), the number of held nodes, and whether an object names a
+/// member twice: refused, unless `twice_ok`.
+fn check(words: &[u32], numbers: &[f64], text: &str, twice_ok: bool) -> Result<(Totals, usize, bool)> {
     let whole = Pos { word: words.len(), num: numbers.len(), byte: text.len() };
     let mut frames: Vec<Frame> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
@@ -257,6 +261,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> 
     let mut pos = Pos::default();
     let mut totals = Totals::default();
     let mut held = 0;
+    let mut twice = false;
     let mut root_done = false;
     loop {
         let limit = match frames.last_mut() {
@@ -269,7 +274,10 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> 
                 if top.object {
                     let own = names.get(top.names..).unwrap_or(&[]);
                     if !distinct(own, &mut sorted) {
-                        return Err(corrupt(pos.word, "an object has a member name twice"));
+                        if !twice_ok {
+                            return Err(corrupt(pos.word, "an object has a member name twice"));
+                        }
+                        twice = true;
                     }
                     names.truncate(top.names);
                 }
@@ -382,7 +390,7 @@ fn check(words: &[u32], numbers: &[f64], text: &str) -> Result<(Totals, usize)> 
     // walk charges for them, added here at once.
     totals.cost =
         totals.cost.saturating_add(text.len() as u64).saturating_add((numbers.len() as u64).saturating_mul(8));
-    Ok((totals, held))
+    Ok((totals, held, twice))
 }
 
 // Inlining, with the validator (the npm package's full build, whose jsonschema reads every
@@ -402,14 +410,26 @@ impl<'a> Tape<'a> {
     /// [`MAX_DEPTH_CEILING`]. `malformed` otherwise (`limit-exceeded` for the depth), with the
     /// word where the pass stopped.
     pub fn new(words: &'a [u32], numbers: &'a [f64], bytes: &'a [u8]) -> Result<Self> {
+        Self::checked(words, numbers, bytes, false)
+    }
+
+    /// [`Tape::new`] for a snapshot's tape (see [`snapshot`]), which may name a member of an
+    /// object twice: JavaScript writes a lone surrogate as U+FFFD, so the keys `"a\ud800"` and
+    /// `"a\ufffd"` of one object are one name on the tape. The text the snapshot stands for
+    /// is refused for the lone surrogate, and [`snapshot`] answers that first.
+    pub fn new_snapshot(words: &'a [u32], numbers: &'a [f64], bytes: &'a [u8]) -> Result<Self> {
+        Self::checked(words, numbers, bytes, true)
+    }
+
+    fn checked(words: &'a [u32], numbers: &'a [f64], bytes: &'a [u8], twice_ok: bool) -> Result<Self> {
         let text = std::str::from_utf8(bytes).map_err(|fault| {
             Error::malformed(
                 "",
                 format!("corrupt tape: the byte stream is not UTF-8 (at byte {})", fault.valid_up_to()),
             )
         })?;
-        let (totals, held) = check(words, numbers, text)?;
-        Ok(Tape { words, numbers, text, depth: totals.depth, held, totals: Some(totals), exact: &[] })
+        let (totals, held, names_twice) = check(words, numbers, text, twice_ok)?;
+        Ok(Tape { words, numbers, text, depth: totals.depth, held, totals: Some(totals), exact: &[], names_twice })
     }
 
     /// The root node.
@@ -564,7 +584,16 @@ impl Json for TapeJson {
         // The string itself is the byte stream of a one-node tape: nothing to copy. (A name over
         // 4 GiB has no length word: the node then answers no text.)
         let words = [kind::STRING, u32::try_from(string.len()).unwrap_or(u32::MAX)];
-        let tape = Tape { words: &words, numbers: &[], text: string, depth: 0, held: 0, totals: None, exact: &[] };
+        let tape = Tape {
+            words: &words,
+            numbers: &[],
+            text: string,
+            depth: 0,
+            held: 0,
+            totals: None,
+            exact: &[],
+            names_twice: false,
+        };
         f(tape.root())
     }
 }
@@ -1069,6 +1098,7 @@ impl TapeBuf {
             held: 0,
             totals: None,
             exact: &[],
+            names_twice: false,
         }
     }
 
@@ -1251,6 +1281,10 @@ pub fn snapshot(
         };
         return Err(Error::malformed("", format!("{what}: not valid JSON: {fault}")));
     }
+    // Only a lone surrogate makes two keys of an object one name (`Tape::new_snapshot`).
+    if tape.names_twice {
+        return Err(Error::malformed("", format!("{what}: an object names a member twice in a snapshot's tape")));
+    }
     if tape.held_count() != 0 {
         return Err(Error::malformed("", format!("{what}: a held node in a snapshot's tape")));
     }
@@ -1294,7 +1328,7 @@ impl ExactTape {
     /// `buf` with its exact numbers, and its totals (`None` where the checking pass refuses
     /// what a writer wrote: a string past 4 GiB, which has no length word).
     fn new(buf: TapeBuf, exact: Vec<Number>) -> ExactTape {
-        let totals = check(&buf.words, &buf.numbers, &buf.text).ok().map(|(totals, _)| totals);
+        let totals = check(&buf.words, &buf.numbers, &buf.text, false).ok().map(|(totals, _, _)| totals);
         ExactTape { buf, exact, totals }
     }
 
@@ -1826,6 +1860,35 @@ mod tests {
             let got = snapshot(&limits, &tape, text.len(), lone, "result");
             assert_eq!(got.map_err(|e| e.to_json()), expected.map_err(|e| e.to_json()), "{text}");
         }
+    }
+
+    /// Two keys of one JavaScript object that differ only in a lone surrogate are one name on
+    /// a snapshot's tape (JavaScript writes U+FFFD for it): `snapshot` answers as the text
+    /// does, for the lone surrogate, not for a tape that names a member twice; a tape that
+    /// names one twice without a lone surrogate (no writer of ours makes one) is refused.
+    #[test]
+    fn a_snapshot_whose_keys_meet_answers_as_its_text() {
+        let limits = crate::Limits::default();
+        // {"a\ud800":1,"a\ufffd":2} as the snapshot's writer writes it.
+        let name = "a\u{fffd}";
+        let words = [6, 2, 6, 2, 8, 4, 4, 3, 4, 4, 3];
+        let numbers = [1.0, 2.0];
+        let bytes = format!("{name}{name}");
+        assert!(Tape::new(&words, &numbers, bytes.as_bytes()).is_err(), "a name twice passed Tape::new");
+        let tape = Tape::new_snapshot(&words, &numbers, bytes.as_bytes()).unwrap();
+        let text = format!(r#"{{"a\ud800":1,"{name}":2}}"#);
+        let expected = parse_text(&limits, &text, "result").map(|_| ()).map_err(|e| e.to_json());
+        assert!(expected.is_err());
+        let got = snapshot(&limits, &tape, text.len(), Some((1, r#""a\ud800""#)), "result");
+        assert_eq!(got.map_err(|e| e.to_json()), expected);
+        let alone = snapshot(&limits, &tape, text.len(), None, "result").unwrap_err();
+        assert_eq!(alone.code(), ErrorCode::Malformed);
+        assert!(alone.message().contains("twice"), "{alone:?}");
+        // Over the size cap, the text's first fault is its size, and so is the snapshot's.
+        let small = crate::Limits { max_bytes: 8, ..crate::Limits::default() };
+        let expected = parse_text(&small, &text, "result").map(|_| ()).map_err(|e| e.to_json());
+        let got = snapshot(&small, &tape, text.len(), Some((1, r#""a\ud800""#)), "result");
+        assert_eq!(got.map_err(|e| e.to_json()), expected);
     }
 
     proptest! {

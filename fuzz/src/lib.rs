@@ -63,6 +63,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "text_request" => text_request::fuzz,
         "tape_raw" => tape::raw::fuzz,
         "tape_paths" => tape::paths::fuzz,
+        "tape_snapshot" => tape::snapshot::fuzz,
         "op_declare" => |d| ops::fuzz("declare", d),
         "op_advertise" => |d| ops::fuzz("advertise", d),
         "op_select" => |d| ops::fuzz("select", d),

@@ -587,3 +587,212 @@ pub mod paths {
         same_on_tape(pick, opts, requested, value, &tape, client, server);
     }
 }
+
+pub mod snapshot {
+    //! `tape_snapshot`: `[caps, inject, surrogate: u16 LE]`, then a value: JSON text (the seeds
+    //! of the corpus), else bytes for the grammar. The value
+    //! is written as the npm package's snapshot writer writes a JavaScript value (npm/api.js,
+    //! `snapshotSink`): the text `JSON.stringify` makes of it and, beside it, its tape, with
+    //! `inject` putting a lone surrogate into one of its strings or member names (and, with its
+    //! top bit, a second member whose name is the first's with U+FFFD there: two keys of one
+    //! object that are one name on the tape). `tape::snapshot` of the tape, its text's UTF-8
+    //! length and its first lone surrogate must answer exactly as `tape::parse_text` of the text
+    //! (code, path, message) under the same small caps; without a lone surrogate the tape is
+    //! `encode`'s of the value and `Tape::new` takes it.
+    use super::*;
+    use mcp_outputs::jsontext::stringify;
+    use mcp_outputs::tape::{parse_text, snapshot};
+
+    /// Where a lone surrogate goes: a code point no input string holds after `clean`.
+    const MARK: char = '\u{10FFFE}';
+
+    /// Everything the writer writes: the text, the three streams, the first lone surrogate (the
+    /// byte offset of its string's opening quote, and that string as the text writes it).
+    #[derive(Default)]
+    struct Written {
+        text: String,
+        words: Vec<u32>,
+        numbers: Vec<f64>,
+        bytes: Vec<u8>,
+        lone: Option<(usize, String)>,
+        surrogate: u16,
+    }
+
+    impl Written {
+        fn string(&mut self, s: &str) {
+            let at = self.text.len();
+            // The text: each MARK as `JSON.stringify` writes a lone surrogate.
+            let mut quoted = String::from("\"");
+            for (i, piece) in s.split(MARK).enumerate() {
+                if i > 0 {
+                    quoted.push_str(&format!("\\u{:04x}", self.surrogate));
+                }
+                let q = stringify(&Value::String(piece.to_owned()));
+                quoted.push_str(&q[1..q.len() - 1]);
+            }
+            quoted.push('"');
+            if s.contains(MARK) && self.lone.is_none() {
+                self.lone = Some((at, quoted.clone()));
+            }
+            self.text.push_str(&quoted);
+            // The tape: TextEncoder's U+FFFD for each.
+            let tape = s.replace(MARK, "\u{fffd}");
+            self.words.extend([4, tape.len() as u32]);
+            self.bytes.extend_from_slice(tape.as_bytes());
+        }
+
+        fn value(&mut self, v: &Value) {
+            match v {
+                Value::Null => self.scalar(0, v),
+                Value::Bool(b) => self.scalar(if *b { 2 } else { 1 }, v),
+                Value::Number(n) => {
+                    self.numbers.push(n.as_f64().unwrap_or_default());
+                    self.scalar(3, v);
+                }
+                Value::String(s) => self.string(s),
+                Value::Array(items) => self.container(5, items.len(), |w| {
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            w.text.push(',');
+                        }
+                        w.value(item);
+                    }
+                }),
+                Value::Object(members) => self.container(6, members.len(), |w| {
+                    for (i, (key, item)) in members.iter().enumerate() {
+                        if i > 0 {
+                            w.text.push(',');
+                        }
+                        w.string(key);
+                        w.text.push(':');
+                        w.value(item);
+                    }
+                }),
+            }
+        }
+
+        fn scalar(&mut self, word: u32, v: &Value) {
+            self.words.push(word);
+            self.text.push_str(&stringify(v));
+        }
+
+        fn container(&mut self, kind: u32, n: usize, content: impl FnOnce(&mut Self)) {
+            let header = self.words.len();
+            let (num0, byte0) = (self.numbers.len(), self.bytes.len());
+            self.words.extend([kind, n as u32, 0, 0, 0]);
+            self.text.push(if kind == 5 { '[' } else { '{' });
+            content(self);
+            self.text.push(if kind == 5 { ']' } else { '}' });
+            let extents = [
+                (self.words.len() - header - 5) as u32,
+                (self.numbers.len() - num0) as u32,
+                (self.bytes.len() - byte0) as u32,
+            ];
+            self.words[header + 2..header + 5].copy_from_slice(&extents);
+        }
+    }
+
+    /// The containers of `value`'s deepest path.
+    fn nesting(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+            Value::Object(members) => 1 + members.values().map(nesting).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// `value` without MARK anywhere (the grammar's strings are any strings).
+    fn clean(value: &Value) -> Value {
+        let clean_str = |s: &str| s.replace(MARK, "?");
+        match value {
+            Value::String(s) => Value::String(clean_str(s)),
+            Value::Array(items) => Value::Array(items.iter().map(clean).collect()),
+            Value::Object(members) => Value::Object(members.iter().map(|(k, v)| (clean_str(k), clean(v))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    /// Puts MARK into the `target`-th string or member name (in the text's order) at `at`
+    /// (a character boundary near it); with `twin`, the object holding a marked name gets a
+    /// member named as the tape will name it. Counts the strings seen in `seen`.
+    fn inject(value: &mut Value, target: usize, at: usize, twin: bool, seen: &mut usize) {
+        let mark = |s: &str| {
+            let mut cut = at.min(s.len());
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{}{MARK}{}", &s[..cut], &s[cut..])
+        };
+        match value {
+            Value::String(s) => {
+                if *seen == target {
+                    *s = mark(s);
+                }
+                *seen += 1;
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| inject(item, target, at, twin, seen)),
+            Value::Object(members) => {
+                let old = std::mem::take(members);
+                for (key, mut item) in old {
+                    let key = if *seen == target { mark(&key) } else { key };
+                    *seen += 1;
+                    inject(&mut item, target, at, twin, seen);
+                    if twin && key.contains(MARK) {
+                        members.insert(key.replace(MARK, "\u{fffd}"), Value::Null);
+                    }
+                    members.insert(key, item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn fuzz(data: &[u8]) {
+        let Some((&[caps, pick, s0, s1], rest)) = data.split_first_chunk::<4>() else { return };
+        // JSON text (the corpus seeds), else bytes for the grammar.
+        let parsed = std::str::from_utf8(rest).ok().and_then(|text| serde_json::from_str::<Value>(text).ok());
+        let value = match parsed {
+            Some(value) => value,
+            None => match Json::arbitrary(&mut Unstructured::new(rest)) {
+                Ok(json) => json.value(),
+                Err(_) => return,
+            },
+        };
+        // Small caps so that the fuzzer reaches every one of them, and each fault's order.
+        let limits = Limits {
+            max_depth: 1 + usize::from(caps & 0x07),
+            max_bytes: if caps & 0x08 != 0 { 16 + usize::from(caps >> 4) * 24 } else { Limits::default().max_bytes },
+            max_array_len: if caps & 0x40 != 0 { 3 } else { Limits::default().max_array_len },
+            max_object_len: if caps & 0x80 != 0 { 3 } else { Limits::default().max_object_len },
+            ..Limits::default()
+        };
+        let mut value = clean(&as_javascript_holds_it(&value));
+        if pick & 0x40 != 0 {
+            inject(&mut value, usize::from(pick & 0x0F), usize::from(pick >> 4 & 0x03), pick & 0x80 != 0, &mut 0);
+        }
+        let surrogate = 0xD800 | (u16::from_le_bytes([s0, s1]) & 0x07FF);
+        let mut w = Written { surrogate, ..Written::default() };
+        w.value(&value);
+
+        let expected = parse_text(&limits, &w.text, "result").map(|_| ());
+        if let Err(e) = &expected {
+            check_error(e);
+        }
+        let tape = Tape::new_snapshot(&w.words, &w.numbers, &w.bytes)
+            .unwrap_or_else(|e| panic!("the snapshot writer's tape is refused: {e:?} ({:?})", w.text));
+        assert_eq!(tape.depth(), nesting(&value), "a depth not the value's");
+        let lone = w.lone.as_ref().map(|(at, quoted)| (*at, quoted.as_str()));
+        let got = deterministic(|| snapshot(&limits, &tape, w.text.len(), lone, "result"));
+        assert_eq!(
+            got.as_ref().map_err(|e| (e.code(), e.path(), e.message())),
+            expected.as_ref().map_err(|e| (e.code(), e.path(), e.message())),
+            "the snapshot answers otherwise than its text {:?}",
+            w.text
+        );
+        if w.lone.is_none() {
+            let (words, numbers, bytes) = encode(&value).into_streams();
+            assert_eq!((&w.words, &w.numbers, &w.bytes), (&words, &numbers, &bytes), "not encode's tape");
+            assert!(Tape::new(&w.words, &w.numbers, &w.bytes).is_ok(), "Tape::new refuses a snapshot's tape");
+        }
+    }
+}
