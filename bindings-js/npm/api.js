@@ -920,6 +920,13 @@ const isProvider = (v) => v !== null && typeof v === "object" && typeof v.getVal
 // Built validators per provider, by the core's schema id. Bounded: when full, emptied; the core
 // then sends a schema again when it next needs it.
 const MAX_BUILT = 4096;
+// The same validators per provider by the schema's text, so that a schema the core sends again
+// under a new id (each declareTool and acceptTool checks its schemas anew: a server that declares
+// its tools per session) is built once: the SDKs' providers compile on every getValidator
+// (Ajv generates code: 3-5 ms a schema of the bench, P-JS-3), where the full build's compile is
+// cheap. Bounded in entries and in the characters of the texts it keeps (a host's schemas come
+// from servers): when either is full, emptied.
+const MAX_BUILT_TEXT = 16 * 1024 * 1024;
 
 function schemaHost(activeProvider, heldPayloads) {
   const built = new WeakMap();
@@ -927,6 +934,12 @@ function schemaHost(activeProvider, heldPayloads) {
     let map = built.get(provider);
     if (map === undefined) built.set(provider, (map = new Map()));
     return map;
+  };
+  const byText = new WeakMap();
+  const textsOf = (provider) => {
+    let texts = byText.get(provider);
+    if (texts === undefined) byText.set(provider, (texts = { map: new Map(), chars: 0 }));
+    return texts;
   };
   const messageOf = (e) => cut(e instanceof Error ? e.message : String(e));
   return {
@@ -944,13 +957,22 @@ function schemaHost(activeProvider, heldPayloads) {
     build(id, schemaText) {
       const provider = activeProvider();
       if (provider === null) return "no JSON Schema validator was given (options.validator, or setValidator())";
-      let validate;
-      try {
-        validate = provider.getValidator(JSON.parse(schemaText));
-      } catch (e) {
-        return `the validator refused it: ${messageOf(e)}`;
+      const texts = textsOf(provider);
+      let validate = texts.map.get(schemaText);
+      if (validate === undefined) {
+        try {
+          validate = provider.getValidator(JSON.parse(schemaText));
+        } catch (e) {
+          return `the validator refused it: ${messageOf(e)}`;
+        }
+        if (typeof validate !== "function") return "the validator's getValidator did not answer a function";
+        if (texts.map.size >= MAX_BUILT || texts.chars + schemaText.length > MAX_BUILT_TEXT) {
+          texts.map.clear();
+          texts.chars = 0;
+        }
+        texts.map.set(schemaText, validate);
+        texts.chars += schemaText.length;
       }
-      if (typeof validate !== "function") return "the validator's getValidator did not answer a function";
       const map = builtBy(provider);
       if (map.size >= MAX_BUILT) map.clear();
       map.set(id, validate);

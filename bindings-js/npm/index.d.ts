@@ -226,7 +226,10 @@ export type JsonSchemaValidatorResult<T = unknown> =
     };
 
 /** The TypeScript SDKs' `jsonSchemaValidator` interface (their Ajv and @cfworker/json-schema
- * providers have it): the default build validates structured payloads with one. */
+ * providers have it): the default build validates structured payloads with one. `getValidator`
+ * is asked once per distinct schema (by its JSON text) per validator object, and the function
+ * it answers serves every tool with that schema: a server that declares its tools per session
+ * does not compile them again. */
 export interface JsonSchemaValidator {
   getValidator(schema: JsonValue | object): (input: unknown) => JsonSchemaValidatorResult;
 }

@@ -50,26 +50,56 @@ test("each entry says which flavour it is", () => {
 
 test("default build: the caller's validator builds each schema once and validates every payload", () => {
   const provider = counting();
-  const conn = new core.Connection({}, { validator: provider });
+  const hostSide = counting();
+  const conn = new core.Connection({}, { validator: hostSide });
   // A server compiles at declare (authors want errors early).
   const server = core.declareTool(TOOL, { validator: provider });
   assert.equal(provider.counts.getValidator, 1);
   // A host accepts without building (lazy), and builds on the first check that needs it.
   const host = core.acceptTool(server.advertise(conn), conn);
-  assert.equal(provider.counts.getValidator, 1);
+  assert.equal(hostSide.counts.getValidator, 0);
   assert.deepEqual(host.check(REQ, result({ n: 1 })), {});
-  assert.equal(provider.counts.getValidator, 2);
+  assert.equal(hostSide.counts.getValidator, 1);
   const e = thrown(() => host.check(REQ, result({ n: "1" })));
   assert.equal(e.code, "schema-violation");
   assert.equal(e.path, "/outputs/0/structuredContent/n");
   assert.match(e.message, /must be integer/);
   assert.equal(host.route(REQ, result({ n: 2 })).programmatic[0].structuredContent.n, 2);
-  assert.equal(provider.counts.getValidator, 2, "built once per schema");
-  assert.equal(provider.counts.validate, 3);
+  assert.equal(hostSide.counts.getValidator, 1, "built once per schema");
+  assert.equal(hostSide.counts.validate, 3);
   // The server validates what it produced.
   const sent = server.respond(conn, REQ, { outputs: [result({ n: 3 }).outputs[0]] });
   assert.equal(sent.outputs[0].structuredContent.n, 3);
-  assert.equal(provider.counts.validate, 4);
+  assert.equal(provider.counts.validate, 1);
+  assert.equal(provider.counts.getValidator, 1);
+});
+
+test("default build: a schema declared or accepted again is built once per validator (a server that declares per session)", () => {
+  const provider = counting();
+  const other = counting();
+  const conn = new core.Connection({}, { validator: provider });
+  for (let session = 0; session < 5; session++) {
+    const server = core.declareTool(TOOL, { validator: provider });
+    const host = core.acceptTool(server.advertise(conn), conn);
+    assert.deepEqual(host.check(REQ, result({ n: session })), {});
+    assert.equal(thrown(() => host.check(REQ, result({ n: "x" }))).code, "schema-violation");
+    server.free();
+    host.free();
+  }
+  assert.equal(provider.counts.getValidator, 1, "one build of the one schema, shared by every tool");
+  assert.equal(provider.counts.validate, 10);
+  // Another schema is another build; another validator builds its own.
+  const wider = { ...TOOL, outputVariants: [TOOL.outputVariants[0], { ...TOOL.outputVariants[1], schema: { type: "object" } }] };
+  core.declareTool(wider, { validator: provider }).free();
+  assert.equal(provider.counts.getValidator, 2);
+  core.declareTool(TOOL, { validator: other }).free();
+  assert.equal(other.counts.getValidator, 1);
+  // A refusal is not kept: the next declare asks again.
+  let asked = 0;
+  const flaky = { getValidator: (schema) => (++asked === 1 ? (() => { throw new Error("not yet"); })() : ajvProvider().getValidator(schema)) };
+  assert.equal(thrown(() => core.declareTool(TOOL, { validator: flaky })).code, "invalid-schema");
+  assert.equal(core.declareTool(TOOL, { validator: flaky }).name, "t");
+  assert.equal(asked, 2);
 });
 
 test("default build: without a validator, schemas cannot be applied; tools without schemas work", () => {
