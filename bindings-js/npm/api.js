@@ -929,17 +929,12 @@ const MAX_BUILT = 4096;
 const MAX_BUILT_TEXT = 16 * 1024 * 1024;
 
 function schemaHost(activeProvider, heldPayloads) {
+  // What each provider built: by the core's schema id, and by the schema's text.
   const built = new WeakMap();
   const builtBy = (provider) => {
-    let map = built.get(provider);
-    if (map === undefined) built.set(provider, (map = new Map()));
-    return map;
-  };
-  const byText = new WeakMap();
-  const textsOf = (provider) => {
-    let texts = byText.get(provider);
-    if (texts === undefined) byText.set(provider, (texts = { map: new Map(), chars: 0 }));
-    return texts;
+    let own = built.get(provider);
+    if (own === undefined) built.set(provider, (own = { byId: new Map(), byText: new Map(), chars: 0 }));
+    return own;
   };
   const messageOf = (e) => cut(e instanceof Error ? e.message : String(e));
   return {
@@ -957,8 +952,8 @@ function schemaHost(activeProvider, heldPayloads) {
     build(id, schemaText) {
       const provider = activeProvider();
       if (provider === null) return "no JSON Schema validator was given (options.validator, or setValidator())";
-      const texts = textsOf(provider);
-      let validate = texts.map.get(schemaText);
+      const own = builtBy(provider);
+      let validate = own.byText.get(schemaText);
       if (validate === undefined) {
         try {
           validate = provider.getValidator(JSON.parse(schemaText));
@@ -966,16 +961,15 @@ function schemaHost(activeProvider, heldPayloads) {
           return `the validator refused it: ${messageOf(e)}`;
         }
         if (typeof validate !== "function") return "the validator's getValidator did not answer a function";
-        if (texts.map.size >= MAX_BUILT || texts.chars + schemaText.length > MAX_BUILT_TEXT) {
-          texts.map.clear();
-          texts.chars = 0;
+        if (own.byText.size >= MAX_BUILT || own.chars + schemaText.length > MAX_BUILT_TEXT) {
+          own.byText.clear();
+          own.chars = 0;
         }
-        texts.map.set(schemaText, validate);
-        texts.chars += schemaText.length;
+        own.byText.set(schemaText, validate);
+        own.chars += schemaText.length;
       }
-      const map = builtBy(provider);
-      if (map.size >= MAX_BUILT) map.clear();
-      map.set(id, validate);
+      if (own.byId.size >= MAX_BUILT) own.byId.clear();
+      own.byId.set(id, validate);
       return undefined;
     },
     validate(id, instanceText) {
@@ -989,7 +983,7 @@ function schemaHost(activeProvider, heldPayloads) {
     },
     validateValue(id, instance) {
       const provider = activeProvider();
-      const validate = provider === null ? undefined : builtBy(provider).get(id);
+      const validate = provider === null ? undefined : builtBy(provider).byId.get(id);
       // Answers as the wasm reads them (src/lib.rs, `answered`): true, null, or an object.
       if (validate === undefined) return null;
       let answer;
