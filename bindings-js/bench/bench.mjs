@@ -230,6 +230,68 @@ if (runs("P-JS-6")) {
   }
 }
 
+// P-JS-6g: the same object route vs the plain handler with the payload guarantee the package
+// gives (plain-handler.mjs, `guarded`: a payload that is not plain data is refused before Ajv
+// reads it). No goal of its own: it shows how much of P-JS-6 is the guarantee's walk, which
+// JavaScript cannot do more cheaply (docs/performance.md). Guarded first: on the bench payloads
+// it answers as the plain handler does, and it refuses what could answer Ajv one thing and the
+// caller another, each of which the package answers from a snapshot instead.
+if (runs("P-JS-6g")) {
+  const fail = (why) => {
+    throw new Error(`P-JS-6g guard: ${why}; nothing timed`);
+  };
+  const guarded = plainHandler(BENCH_TOOL, ajv, { guarded: true });
+  const good = payload(512, true);
+  const data = good.outputs[0].structuredContent;
+  const withGetter = { ...data };
+  Object.defineProperty(withGetter, "items", { enumerable: true, get: () => data.items });
+  const hostile = [
+    ["a getter", withGetter],
+    ["a Proxy", new Proxy(data, {})],
+    ["a toJSON", { ...data, toJSON: () => data }],
+    ["an array hole", { ...data, items: [, ...data.items] }],
+    ["a class instance", Object.assign(new (class Row {})(), data)],
+  ];
+  for (const [what, value] of hostile) {
+    let accepted = true;
+    try {
+      guarded(REQUESTED, { outputs: [{ ...good.outputs[0], structuredContent: value }] });
+    } catch {
+      accepted = false;
+    }
+    if (accepted) fail(`the guarded handler accepted a payload with ${what}`);
+  }
+  for (const { prefix, tool, make } of shapes) {
+    const { host } = roles(core, tool);
+    const plain = plainHandler(tool, ajv);
+    const guard = plainHandler(tool, ajv, { guarded: true });
+    for (const [label, bytes] of SIZES) {
+      for (const valid of [true, false]) {
+        const result = make(bytes, valid);
+        const lists = (handler) => {
+          try {
+            return routeLists(handler(REQUESTED, result));
+          } catch {
+            return null;
+          }
+        };
+        if (lists(guard) !== lists(plain)) fail(`the guarded handler disagrees with the plain one on ${prefix}${label}-${valid}`);
+        const r = ratio(
+          () => attempt(() => host.route(REQUESTED, result)),
+          () => {
+            try {
+              guard(REQUESTED, result);
+            } catch {
+              /* refused, as the package refuses it */
+            }
+          },
+        );
+        console.log(`bench P-JS-6g ${prefix}${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
+      }
+    }
+  }
+}
+
 // P-JS-3: a host accepting a 117-tool tools/list (`discoverTools`) vs ajv compiling the same
 // schemas; then the server declaring the same tools. "cold" is the first time each schema is
 // seen in this process (the host goes first: declaring compiles, and compiled validators are
