@@ -141,6 +141,18 @@ for (const [flavour, mcp] of flavours) {
 // agree with the package on every case below and on every bench payload (accept the valid ones,
 // refuse the invalid ones, route the same outputs to the same lists); the bench aborts if not.
 const routeLists = (r) => JSON.stringify([r.model, r.user, r.programmatic]);
+/** The object route of `result` vs a handler's call on it (refused or not, as the package). */
+const againstHandler = (host, handler, result) =>
+  ratio(
+    () => attempt(() => host.route(REQUESTED, result)),
+    () => {
+      try {
+        handler(REQUESTED, result);
+      } catch {
+        /* refused, as the package refuses it */
+      }
+    },
+  );
 function plainGuard(fail) {
   const { host } = roles(core);
   const plain = plainHandler(BENCH_TOOL, ajv);
@@ -214,16 +226,7 @@ if (runs("P-JS-6")) {
         }
         if ((ours !== null) !== valid) fail(`the package's verdict on ${prefix}${label}-${valid} is wrong`);
         if (ours !== theirs) fail(`plain handler disagrees with the package on ${prefix}${label}-${valid}`);
-        const r = ratio(
-          () => attempt(() => host.route(REQUESTED, result)),
-          () => {
-            try {
-              plain(REQUESTED, result);
-            } catch {
-              /* refused, as the package refuses it */
-            }
-          },
-        );
+        const r = againstHandler(host, plain, result);
         console.log(`bench P-JS-6 ${prefix}${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
       }
     }
@@ -276,16 +279,7 @@ if (runs("P-JS-6g")) {
           }
         };
         if (lists(guard) !== lists(plain)) fail(`the guarded handler disagrees with the plain one on ${prefix}${label}-${valid}`);
-        const r = ratio(
-          () => attempt(() => host.route(REQUESTED, result)),
-          () => {
-            try {
-              guard(REQUESTED, result);
-            } catch {
-              /* refused, as the package refuses it */
-            }
-          },
-        );
+        const r = againstHandler(host, guard, result);
         console.log(`bench P-JS-6g ${prefix}${label}-${valid ? "valid" : "invalid"}: ${fmt(r)}`);
       }
     }
